@@ -1,0 +1,68 @@
+#!/bin/bash
+# Build the vigil test kernel: unpack Debian's linux-source-6.1 once, lay
+# kernel/security/vigil/ over it, apply kernel/patches/, merge
+# kernel/configs/*.config onto allnoconfig and build bzImage incrementally.
+#
+# usage: kernel/build.sh [BUILD_DIR]   (default: build/ in the checkout)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+tarball=/usr/src/linux-source-6.1.tar.xz
+src=$build/linux-src
+out=$build/kbuild
+jobs=${JOBS:-$(nproc)}
+
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+
+[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (apt-get install linux-source-6.1)"
+mkdir -p "$build"
+
+# 1. Unpacked and patched source: redone only when the tarball or a patch changes.
+want_stamp=$( { stat -c '%s %Y' "$tarball"; cat "$top"/kernel/patches/*.patch; } | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$src/.vigil-stamp" 2>/dev/null)" != "$want_stamp" ]; then
+	echo "  UNPACK  $tarball"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
+	for p in "$top"/kernel/patches/*.patch; do
+		echo "  PATCH   $(basename "$p")"
+		patch -d "$src.tmp" -p1 --quiet --forward < "$p" || die "patch $p does not apply"
+	done
+	echo "$want_stamp" > "$src.tmp/.vigil-stamp"
+	mv "$src.tmp" "$src"
+fi
+
+# 2. vigil's sources, linked so edits are seen (and rebuilt) by kbuild at once.
+ln -sfn "$top/kernel/security/vigil" "$src/security/vigil"
+
+# 3. Config: allnoconfig plus our fragments; regenerated when they change.
+mkdir -p "$out"
+frag=$build/vigil.config
+cat "$top"/kernel/configs/*.config > "$frag.new"
+if ! cmp -s "$frag.new" "$frag" || [ ! -f "$out/.config" ]; then
+	echo "  CONFIG  allnoconfig + kernel/configs/*.config"
+	make -s -C "$src" O="$out" ARCH=x86_64 KCONFIG_ALLCONFIG="$frag.new" allnoconfig
+	# Every option we ask for must have survived (typos, missing deps).
+	missing=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$out/.config" || {
+				echo "kernel/build.sh: requested '$line' but .config has:" \
+					"$(grep -E "^(# )?${line%%=*}[= ]" "$out/.config" || echo 'nothing')" >&2
+				missing=1
+			}
+			;;
+		esac
+	done < "$frag.new"
+	[ $missing = 0 ] || { rm -f "$out/.config"; die "config fragment not satisfied"; }
+	mv "$frag.new" "$frag"
+else
+	rm -f "$frag.new"
+fi
+
+# 4. Incremental build.
+make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage
+install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage"
+echo "  KERNEL  $build/bzImage"

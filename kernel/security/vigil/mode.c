@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: the global mode (off, learn, observe) and its names. */
+
+#include <linux/build_bug.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "vigil.h"
+
+static const char *const mode_names[] = {
+	[VIGIL_MODE_OFF] = "off",
+	[VIGIL_MODE_LEARN] = "learn",
+	[VIGIL_MODE_OBSERVE] = "observe",
+};
+
+static_assert(ARRAY_SIZE(mode_names) == VIGIL_MODE_COUNT);
+
+static enum vigil_mode global_mode = VIGIL_MODE_OFF;
+
+const char *vigil_mode_name(enum vigil_mode mode)
+{
+	if (mode >= VIGIL_MODE_COUNT)
+		return "?";
+	return mode_names[mode];
+}
+
+/**
+ * vigil_mode_parse - parse a mode name
+ * @buf: the name, not necessarily NUL-terminated
+ * @len: its length; one trailing newline is accepted
+ * @ret_mode: set to the mode on success
+ *
+ * Return: 0 on success, -EINVAL if @buf names no mode.
+ */
+int vigil_mode_parse(const char *buf, size_t len, enum vigil_mode *ret_mode)
+{
+	enum vigil_mode m;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	for (m = 0; m < VIGIL_MODE_COUNT; m++) {
+		if (strlen(mode_names[m]) == len &&
+		    !memcmp(mode_names[m], buf, len)) {
+			*ret_mode = m;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum vigil_mode vigil_mode_get(void)
+{
+	return READ_ONCE(global_mode);
+}
+
+void vigil_mode_set(enum vigil_mode mode)
+{
+	WRITE_ONCE(global_mode, mode);
+}
+
+static int __init vigil_mode_setup(char *str)
+{
+	enum vigil_mode m;
+
+	if (vigil_mode_parse(str, strlen(str), &m))
+		pr_warn("vigil: unknown vigil.mode=%s, keeping %s\n", str,
+			vigil_mode_name(global_mode));
+	else
+		global_mode = m;
+	return 1;
+}
+__setup("vigil.mode=", vigil_mode_setup);
