@@ -69,3 +69,55 @@ t_done() {
 	echo "1..$_t_n"
 	[ "$_t_fail" = 0 ]
 }
+
+# ---- vigil helpers ---------------------------------------------------------
+VIGIL_FS=/sys/kernel/security/vigil
+AUDIT_LOG=/var/log/audit/audit.log
+VIGIL_PROBE=${VIGIL_PROBE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/vigil-probe}
+
+# vigil_lines [ERE]: the vigil records in the audit log (matching ERE).
+# auditd's ENRICHED format appends interpreted fields after a 0x1D byte:
+# they are cut off here.
+vigil_lines() {
+	grep -a 'type=KERNEL_OTHER ' "$AUDIT_LOG" | grep -a ' vigil=1 ' |
+		cut -d "$(printf '\035')" -f1 | grep -aE -- "${1:-.}"
+}
+
+# vigil_count ERE: how many vigil records match.
+vigil_count() { vigil_lines "$1" | wc -l; }
+
+# vigil_wait ERE [SECONDS]: wait until auditd has written a matching record.
+vigil_wait() {
+	local i
+	for i in $(seq $((${2:-10} * 10))); do
+		[ "$(vigil_count "$1")" -gt 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# vigil_settle: wait until auditd has written everything the kernel sent.
+vigil_settle() {
+	local before after
+	after=$(stat -c %s "$AUDIT_LOG")
+	while :; do
+		sleep 0.3
+		before=$after
+		after=$(stat -c %s "$AUDIT_LOG")
+		[ "$before" = "$after" ] && break
+	done
+}
+
+# vigil_subject NAME [BINARY]: a private copy of BINARY (default: NAME from
+# PATH) under /tmp/vigil-t/<test>/, so the test owns its subject.
+vigil_subject() {
+	local dir=/tmp/vigil-t/$_t_file src=${2:-$(command -v "$1")}
+	mkdir -p "$dir"
+	cp "$src" "$dir/$1"
+	echo "$dir/$1"
+}
+
+# vigil_stat KEY: one value of the stats file.
+vigil_stat() { awk -v k="$1" '$1 == k { print $2 }' "$VIGIL_FS/stats"; }
+
+vigil_mode() { echo "$1" > "$VIGIL_FS/mode"; }

@@ -16,7 +16,22 @@ static const char *const mode_names[] = {
 
 static_assert(ARRAY_SIZE(mode_names) == VIGIL_MODE_COUNT);
 
+static const char *const verdict_names[] = {
+	[VIGIL_VERDICT_LEARN] = VIGIL_VERDICT_LEARNED,
+	[VIGIL_VERDICT_DENY] = VIGIL_VERDICT_WOULD_DENY,
+	[VIGIL_VERDICT_ALLOW] = "allowed",
+};
+
+static_assert(ARRAY_SIZE(verdict_names) == VIGIL_VERDICT_COUNT);
+
 static enum vigil_mode global_mode = VIGIL_MODE_OFF;
+
+const char *vigil_verdict_name(enum vigil_verdict verdict)
+{
+	if (verdict >= VIGIL_VERDICT_COUNT)
+		return "?";
+	return verdict_names[verdict];
+}
 
 const char *vigil_mode_name(enum vigil_mode mode)
 {

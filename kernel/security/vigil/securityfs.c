@@ -5,14 +5,22 @@
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string_helpers.h>
 #include <linux/uaccess.h>
 
+#include "policy.h"
 #include "vigil.h"
 
-/* Longest write accepted by the mode file: a name and a newline. */
-#define MODE_WRITE_MAX 16
+/* Longest write accepted by the mode and table_kb files. */
+#define SMALL_WRITE_MAX 32
+
+/* The reason the last policy write was rejected; empty after a success. */
+static char policy_error[256];
+static DEFINE_MUTEX(policy_error_lock);
 
 /*
  * Changing vigil's state needs CAP_MAC_ADMIN in the initial user
@@ -25,10 +33,26 @@ static bool vigil_may_admin(const struct file *file)
 	       ns_capable(&init_user_ns, CAP_MAC_ADMIN);
 }
 
+/* Copy a small write in; checks in the order ARCHITECTURE.md gives. */
+static ssize_t small_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos, char *buf)
+{
+	if (!vigil_may_admin(file))
+		return -EPERM;
+	if (*ppos != 0)
+		return -EINVAL;
+	if (count >= SMALL_WRITE_MAX)
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return count;
+}
+
 static ssize_t mode_read(struct file *file, char __user *buf, size_t count,
 			 loff_t *ppos)
 {
-	char tmp[MODE_WRITE_MAX];
+	char tmp[SMALL_WRITE_MAX];
 	int len;
 
 	len = scnprintf(tmp, sizeof(tmp), "%s\n",
@@ -36,23 +60,22 @@ static ssize_t mode_read(struct file *file, char __user *buf, size_t count,
 	return simple_read_from_buffer(buf, count, ppos, tmp, len);
 }
 
-static ssize_t mode_write(struct file *file, const char __user *buf,
+static ssize_t mode_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
-	char tmp[MODE_WRITE_MAX];
+	char buf[SMALL_WRITE_MAX];
 	enum vigil_mode m;
+	ssize_t rc;
 
-	if (!vigil_may_admin(file))
-		return -EPERM;
-	if (*ppos != 0)
+	rc = small_write(file, ubuf, count, ppos, buf);
+	if (rc < 0)
+		return rc;
+	if (vigil_mode_parse(buf, count, &m))
 		return -EINVAL;
-	if (count >= sizeof(tmp))
-		return -E2BIG;
-	if (copy_from_user(tmp, buf, count))
-		return -EFAULT;
-	if (vigil_mode_parse(tmp, count, &m))
-		return -EINVAL;
+	mutex_lock(&vigil_state_lock);
 	vigil_mode_set(m);
+	vigil_active_update();
+	mutex_unlock(&vigil_state_lock);
 	return count;
 }
 
@@ -62,12 +85,250 @@ static const struct file_operations mode_fops = {
 	.llseek = generic_file_llseek,
 };
 
+static ssize_t table_kb_read(struct file *file, char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	char tmp[SMALL_WRITE_MAX];
+	int len;
+
+	len = scnprintf(tmp, sizeof(tmp), "%zu\n",
+			READ_ONCE(vigil_table.max_bytes) / 1024);
+	return simple_read_from_buffer(buf, count, ppos, tmp, len);
+}
+
+static ssize_t table_kb_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[SMALL_WRITE_MAX];
+	unsigned long kb;
+	ssize_t rc;
+
+	rc = small_write(file, ubuf, count, ppos, buf);
+	if (rc < 0)
+		return rc;
+	if (kstrtoul(buf, 0, &kb) || kb < 16 || kb > 1024 * 1024)
+		return -EINVAL;
+	vigil_table_set_max(&vigil_table, kb * 1024);
+	return count;
+}
+
+static const struct file_operations table_kb_fops = {
+	.read = table_kb_read,
+	.write = table_kb_write,
+	.llseek = generic_file_llseek,
+};
+
+/*
+ * policy: a write replaces the candidate policy atomically, in one
+ * write(2) from offset 0; a read gives the canonical form of the one in
+ * force, generated when the file is opened for reading.
+ */
+struct policy_dump {
+	size_t len;
+	char text[];
+};
+
+static int policy_open(struct inode *inode, struct file *file)
+{
+	struct vigil_loaded_policy *lp;
+	struct policy_dump *d;
+	size_t len;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	mutex_lock(&vigil_state_lock);
+	lp = rcu_dereference_protected(vigil_policy_current,
+				       lockdep_is_held(&vigil_state_lock));
+	len = lp ? vigil_policy_dump(lp->policy, NULL, 0) : 0;
+	d = kvmalloc(struct_size(d, text, len + 1), GFP_KERNEL);
+	if (d) {
+		d->len = lp ? vigil_policy_dump(lp->policy, d->text, len + 1) :
+			      0;
+		d->len = min(d->len, len);
+	}
+	mutex_unlock(&vigil_state_lock);
+	if (!d)
+		return -ENOMEM;
+	file->private_data = d;
+	return 0;
+}
+
+static int policy_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static ssize_t policy_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	struct policy_dump *d = file->private_data;
+
+	if (!d)
+		return -EBADF;
+	return simple_read_from_buffer(buf, count, ppos, d->text, d->len);
+}
+
+static ssize_t policy_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char err[sizeof(policy_error)];
+	char *text;
+	int rc;
+
+	if (!vigil_may_admin(file))
+		return -EPERM;
+	if (*ppos != 0)
+		return -EINVAL;
+	if (count > VIGIL_POLICY_MAX_BYTES)
+		return -E2BIG;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	rc = vigil_policy_replace(text, count, err, sizeof(err));
+	kfree(text);
+	mutex_lock(&policy_error_lock);
+	strscpy(policy_error, err, sizeof(policy_error));
+	mutex_unlock(&policy_error_lock);
+	return rc ? rc : count;
+}
+
+static const struct file_operations policy_fops = {
+	.open = policy_open,
+	.release = policy_release,
+	.read = policy_read,
+	.write = policy_write,
+	.llseek = generic_file_llseek,
+};
+
+static int policy_errors_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&policy_error_lock);
+	seq_puts(m, policy_error);
+	mutex_unlock(&policy_error_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(policy_errors);
+
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "hook.capable %llu\n", vigil_capable_calls());
+	struct vigil_loaded_policy *lp;
+	enum vigil_stat s;
+	enum vigil_op op;
+
+	seq_printf(m, "mode %s\n", vigil_mode_name(vigil_mode_get()));
+	rcu_read_lock();
+	lp = rcu_dereference(vigil_policy_current);
+	seq_printf(m, "policy.generation %u\n", lp ? lp->gen : 0);
+	seq_printf(m, "policy.subjects %u\n",
+		   lp ? vigil_policy_nr_subjects(lp->policy) : 0);
+	seq_printf(m, "policy.rules %u\n",
+		   lp ? vigil_policy_nr_rules(lp->policy) : 0);
+	rcu_read_unlock();
+	seq_printf(m, "subjects %u\n", vigil_subject_count());
+	spin_lock(&vigil_table.lock);
+	seq_printf(m, "table.entries %u\n", vigil_table.nr);
+	seq_printf(m, "table.bytes %zu\n", vigil_table.bytes);
+	seq_printf(m, "table.max_bytes %zu\n", vigil_table.max_bytes);
+	seq_printf(m, "table.evictions %lld\n",
+		   atomic64_read(&vigil_table.evictions));
+	seq_printf(m, "records.seq %llu\n", vigil_table.seq);
+	spin_unlock(&vigil_table.lock);
+	for (s = 0; s < VIGIL_STAT_COUNT; s++)
+		seq_printf(m, "%s %llu\n", vigil_stat_name(s),
+			   vigil_stat_sum(s));
+	for (op = 0; op < VIGIL_OP_COUNT; op++)
+		seq_printf(m, "hook.%s %llu\n", vigil_op_name(op),
+			   vigil_hook_sum(op));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* Strings in the learned and subjects files: no space, no control bytes. */
+static void seq_field(struct seq_file *m, const char *s, size_t len)
+{
+	seq_putc(m, ' ');
+	seq_escape_mem(m, s, len, ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND,
+		       " \\");
+}
+
+static void subject_show(const struct vigil_subject *s, void *arg)
+{
+	struct seq_file *m = arg;
+
+	seq_printf(m, "%lld %lld %lld %lld",
+		   atomic64_read(&s->execs), atomic64_read(&s->events),
+		   atomic64_read(&s->first_sightings),
+		   atomic64_read(&s->would_deny));
+	seq_field(m, s->exe, s->len);
+	seq_putc(m, '\n');
+}
+
+static int subjects_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# execs events first_sightings would_deny exe\n");
+	vigil_subjects_for_each(subject_show, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(subjects);
+
+static void *learned_start(struct seq_file *m, loff_t *pos)
+	__acquires(&vigil_table.lock)
+{
+	spin_lock(&vigil_table.lock);
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return seq_list_start(&vigil_table.fifo, *pos - 1);
+}
+
+static void *learned_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	if (v == SEQ_START_TOKEN) {
+		++*pos;
+		return list_empty(&vigil_table.fifo) ? NULL :
+		       vigil_table.fifo.next;
+	}
+	return seq_list_next(v, &vigil_table.fifo, pos);
+}
+
+static void learned_stop(struct seq_file *m, void *v)
+	__releases(&vigil_table.lock)
+{
+	spin_unlock(&vigil_table.lock);
+}
+
+static int learned_show(struct seq_file *m, void *v)
+{
+	const struct vigil_entry *e;
+	char access[64];
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# seq verdict op access count first last uid exe object\n");
+		return 0;
+	}
+	e = list_entry(v, struct vigil_entry, fifo);
+	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
+			    sizeof(access));
+	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u", e->seq,
+		   vigil_verdict_name(e->verdict), vigil_op_name(e->key.op),
+		   access, atomic64_read(&e->count), e->first,
+		   READ_ONCE(e->last), from_kuid(&init_user_ns, e->uid));
+	seq_field(m, e->key.subj->exe, e->key.subj->len);
+	if (e->objlen)
+		seq_field(m, e->obj, e->objlen);
+	else
+		seq_puts(m, " ?");
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations learned_sops = {
+	.start = learned_start,
+	.next = learned_next,
+	.stop = learned_stop,
+	.show = learned_show,
+};
+DEFINE_SEQ_ATTRIBUTE(learned);
 
 static const struct {
 	const char *name;
@@ -75,7 +336,12 @@ static const struct {
 	const struct file_operations *fops;
 } vigil_files[] = {
 	{ "mode", 0644, &mode_fops },
+	{ "policy", 0644, &policy_fops },
+	{ "policy_errors", 0444, &policy_errors_fops },
 	{ "stats", 0444, &stats_fops },
+	{ "subjects", 0400, &subjects_fops },
+	{ "learned", 0400, &learned_fops },
+	{ "table_kb", 0644, &table_kb_fops },
 };
 
 static struct dentry *vigil_dentries[ARRAY_SIZE(vigil_files) + 1];
@@ -99,6 +365,10 @@ static int __init vigil_securityfs_init(void)
 			goto out_remove;
 		vigil_dentries[n++] = d;
 	}
+	/* The boot parameter's mode takes effect now that hooks can record. */
+	mutex_lock(&vigil_state_lock);
+	vigil_active_update();
+	mutex_unlock(&vigil_state_lock);
 	return 0;
 
 out_remove:

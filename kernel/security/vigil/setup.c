@@ -3,38 +3,31 @@
 
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
-#include <linux/percpu_counter.h>
 
 #include "vigil.h"
 
+#define TABLE_HASH_BITS 12
+
 bool vigil_enabled __ro_after_init;
 
-static DEFINE_PER_CPU(u64, capable_calls);
-
-u64 vigil_capable_calls(void)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(capable_calls, cpu);
-	return sum;
-}
-
-static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
-			 int cap, unsigned int opts)
-{
-	this_cpu_inc(capable_calls);
-	return 0;
-}
-
-static struct security_hook_list vigil_hooks[] __ro_after_init = {
-	LSM_HOOK_INIT(capable, vigil_capable),
+struct lsm_blob_sizes vigil_blob_sizes __ro_after_init = {
+	.lbs_cred = sizeof(struct vigil_cred),
 };
 
 static int __init vigil_init(void)
 {
-	security_add_hooks(vigil_hooks, ARRAY_SIZE(vigil_hooks), "vigil");
+	int rc;
+
+	rc = vigil_table_init(&vigil_table, TABLE_HASH_BITS,
+			      vigil_table_kb * 1024);
+	if (rc)
+		return rc;
+	rc = vigil_subject_hooks_init();
+	if (rc)
+		return rc;
+	vigil_fs_hooks_init();
+	vigil_net_hooks_init();
+	vigil_task_hooks_init();
 	vigil_enabled = true;
 	pr_info("vigil: initialized, mode %s\n",
 		vigil_mode_name(vigil_mode_get()));
@@ -44,4 +37,5 @@ static int __init vigil_init(void)
 DEFINE_LSM(vigil) = {
 	.name = "vigil",
 	.init = vigil_init,
+	.blobs = &vigil_blob_sizes,
 };

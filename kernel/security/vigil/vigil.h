@@ -3,7 +3,19 @@
 #ifndef _SECURITY_VIGIL_VIGIL_H
 #define _SECURITY_VIGIL_VIGIL_H
 
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/jump_label.h>
+#include <linux/list.h>
+#include <linux/lsm_audit.h>
+#include <linux/lsm_hooks.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+
+#include "ops.h"
 
 enum vigil_mode {
 	VIGIL_MODE_OFF,
@@ -12,12 +24,190 @@ enum vigil_mode {
 	VIGIL_MODE_COUNT,
 };
 
-extern bool vigil_enabled;
+/* What the table holds for a tuple; part of its key. */
+enum vigil_verdict {
+	VIGIL_VERDICT_LEARN,	/* learn mode: first sighting recorded */
+	VIGIL_VERDICT_DENY,	/* observe mode: the policy would deny */
+	VIGIL_VERDICT_ALLOW,	/* observe mode: allowed, counted only */
+	VIGIL_VERDICT_COUNT,
+};
 
+extern bool vigil_enabled;
+extern struct lsm_blob_sizes vigil_blob_sizes;
+DECLARE_STATIC_KEY_FALSE(vigil_active);
+
+/* mode.c */
 const char *vigil_mode_name(enum vigil_mode mode);
 int vigil_mode_parse(const char *buf, size_t len, enum vigil_mode *ret_mode);
 enum vigil_mode vigil_mode_get(void);
 void vigil_mode_set(enum vigil_mode mode);
-u64 vigil_capable_calls(void);
+const char *vigil_verdict_name(enum vigil_verdict verdict);
+
+/* subject.c: the executable a task runs, interned and never freed. */
+struct vigil_subject {
+	struct hlist_node node;
+	u32 hash;
+	u32 id;
+	atomic64_t execs;
+	atomic64_t events;
+	atomic64_t first_sightings;
+	atomic64_t would_deny;
+	u32 len;
+	char exe[];
+};
+
+struct vigil_cred {
+	struct vigil_subject *subject;
+};
+
+static inline struct vigil_cred *vigil_cred(const struct cred *cred)
+{
+	return cred->security + vigil_blob_sizes.lbs_cred;
+}
+
+static inline struct vigil_subject *vigil_subject_of(const struct cred *cred)
+{
+	return vigil_cred(cred)->subject;
+}
+
+extern unsigned int vigil_max_subjects;
+int __init vigil_subject_hooks_init(void);
+unsigned int vigil_subject_count(void);
+void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
+			     void *arg);
+
+/* state.c: the loaded candidate policy, published with RCU. */
+struct vigil_policy;
+struct vigil_policy_subject;
+struct vigil_loaded_policy {
+	struct vigil_policy *policy;
+	u32 gen;
+	bool has_modes;
+	/* Per subject id: 0 unknown yet, 1 not named, else the block. */
+	unsigned long psub[];
+};
+
+extern struct vigil_loaded_policy __rcu *vigil_policy_current;
+extern struct mutex vigil_state_lock;
+const struct vigil_policy_subject *
+vigil_policy_block(struct vigil_loaded_policy *lp,
+		   const struct vigil_subject *subj);
+int vigil_policy_replace(const char *text, size_t len, char *err,
+			 size_t errsize);
+void vigil_active_update(void);
+u32 vigil_policy_gen(void);
+
+/* table.c: the bounded aggregation table of distinct tuples. */
+struct vigil_key {
+	const struct vigil_subject *subj;
+	u64 obj_a;	/* object identity (inode or string hash) */
+	u64 obj_b;
+	u64 access;
+	u32 gen;	/* policy generation in observe mode, else 0 */
+	u16 op;
+	u8 by_name;	/* object compared by its string */
+};
+
+struct vigil_entry {
+	struct hlist_node hnode;
+	struct list_head fifo;
+	struct rcu_head rcu;
+	struct vigil_key key;
+	u32 hash;
+	u32 size;
+	u64 seq;
+	u8 verdict;
+	atomic64_t count;
+	time64_t first;
+	time64_t last;
+	kuid_t uid;
+	u16 objlen;
+	char obj[];
+};
+
+struct vigil_table {
+	spinlock_t lock;	/* writers: insert, evict, flush */
+	struct hlist_head *buckets;
+	unsigned int bits;
+	struct list_head fifo;	/* oldest first */
+	size_t bytes;
+	size_t max_bytes;
+	unsigned int nr;
+	u64 seq;		/* last sequence number given out */
+	atomic64_t evictions;
+};
+
+extern struct vigil_table vigil_table;
+extern unsigned long vigil_table_kb;
+int vigil_table_init(struct vigil_table *t, unsigned int bits,
+		     size_t max_bytes);
+void vigil_table_destroy(struct vigil_table *t);
+u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len);
+int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
+		    u32 hash, const char *obj, size_t len);
+int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
+		       u32 hash, const char *obj, size_t len, kuid_t uid,
+		       enum vigil_verdict verdict, u64 *ret_seq);
+void vigil_table_flush_observed(struct vigil_table *t);
+void vigil_table_set_max(struct vigil_table *t, size_t max_bytes);
+
+/* stats.c */
+enum vigil_stat {
+	VIGIL_STAT_EMITTED,
+	VIGIL_STAT_LOST,
+	VIGIL_STAT_SUPPRESSED,
+	VIGIL_STAT_WOULD_DENY,
+	VIGIL_STAT_ALLOWED,
+	VIGIL_STAT_NOMEM,
+	VIGIL_STAT_SKIPPED_ATOMIC,
+	VIGIL_STAT_COUNT,
+};
+
+struct vigil_pcpu_stats {
+	u64 hook[VIGIL_OP_COUNT];
+	u64 stat[VIGIL_STAT_COUNT];
+};
+
+DECLARE_PER_CPU(struct vigil_pcpu_stats, vigil_stats);
+
+static inline void vigil_stat_inc(enum vigil_stat s)
+{
+	this_cpu_inc(vigil_stats.stat[s]);
+}
+
+u64 vigil_stat_sum(enum vigil_stat s);
+u64 vigil_hook_sum(enum vigil_op op);
+const char *vigil_stat_name(enum vigil_stat s);
+
+/* audit.c */
+extern int vigil_audit_type;
+
+/* An access as the hooks describe it. */
+struct vigil_access {
+	enum vigil_op op;
+	u64 access;
+	const struct path *path;	/* file objects */
+	const struct dentry *child;	/* the object is path/child's name */
+	const char *target;		/* other objects */
+	size_t target_len;
+	struct common_audit_data ad;	/* lsm_audit data for the record */
+};
+
+void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
+		  enum vigil_verdict verdict, const struct vigil_access *acc,
+		  const char *obj, size_t len, u64 seq);
+
+/* access.c: the one entry point of every hook. */
+void vigil_observe(const struct cred *cred, struct vigil_access *acc);
+
+static inline bool vigil_should_observe(void)
+{
+	return static_branch_unlikely(&vigil_active);
+}
+
+/* hooks_*.c */
+void __init vigil_fs_hooks_init(void);
+void __init vigil_net_hooks_init(void);
+void __init vigil_task_hooks_init(void);
 
 #endif /* _SECURITY_VIGIL_VIGIL_H */

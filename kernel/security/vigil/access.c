@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil: what every hook does with an access: find the subject's mode,
+ * count a repeat cheaply, or record a first sighting (learn) or a would-be
+ * denial (observe). Never sleeps; never denies.
+ */
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/jhash.h>
+#include <linux/limits.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "policy.h"
+#include "vigil.h"
+
+/*
+ * A file object's identity without a path walk: its inode on its device,
+ * or for a name in a directory (which may not exist yet) the directory's
+ * inode and a hash of the name. Hard links with different names differ.
+ */
+static void file_key(const struct vigil_access *acc, struct vigil_key *key)
+{
+	const struct dentry *d = acc->path->dentry;
+	const struct inode *inode = d_backing_inode(d);
+	const unsigned char *name;
+
+	key->obj_a = inode ? inode->i_ino : 0;
+	key->obj_b = (u64)d->d_sb->s_dev << 32;
+	if (acc->child) {
+		/* Names of dentries are freed after an RCU grace period. */
+		name = READ_ONCE(acc->child->d_name.name);
+		key->obj_b |= jhash(name, strlen(name), 0);
+		key->obj_a |= 1ULL << 63;
+	}
+}
+
+/* The object's path into @buf; for a child, the directory's path + name. */
+static const char *file_object(const struct vigil_access *acc, char *buf)
+{
+	const unsigned char *name;
+	char *p;
+	size_t dlen, nlen;
+
+	p = d_path(acc->path, buf, PATH_MAX);
+	if (IS_ERR(p))
+		return "?";
+	if (!acc->child)
+		return p;
+	name = READ_ONCE(acc->child->d_name.name);
+	nlen = strlen(name);
+	dlen = strlen(p);
+	if (dlen == 1)	/* "/" */
+		dlen = 0;
+	if (nlen + 2 > PATH_MAX - dlen)
+		return "?";
+	/* d_path() wrote at the end of buf: build the result at its start. */
+	memmove(buf, p, dlen);
+	buf[dlen] = '/';
+	memcpy(buf + dlen + 1, name, nlen);
+	buf[dlen + 1 + nlen] = '\0';
+	return buf;
+}
+
+static void account_repeat(struct vigil_subject *subj, int verdict)
+{
+	switch (verdict) {
+	case VIGIL_VERDICT_ALLOW:
+		vigil_stat_inc(VIGIL_STAT_ALLOWED);
+		break;
+	case VIGIL_VERDICT_DENY:
+		vigil_stat_inc(VIGIL_STAT_WOULD_DENY);
+		atomic64_inc(&subj->would_deny);
+		fallthrough;
+	default:
+		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);
+		break;
+	}
+}
+
+/* The mode that applies to @subj, and its policy block if it has one. */
+static enum vigil_mode subject_mode(struct vigil_subject *subj,
+				    struct vigil_loaded_policy **ret_lp,
+				    const struct vigil_policy_subject **ret_ps)
+{
+	struct vigil_loaded_policy *lp = rcu_dereference(vigil_policy_current);
+	const struct vigil_policy_subject *ps = NULL;
+	enum vigil_mode mode = vigil_mode_get();
+	int m;
+
+	if (lp) {
+		ps = vigil_policy_block(lp, subj);
+		if (ps) {
+			m = vigil_policy_subject_mode(ps);
+			if (m >= 0)
+				mode = m;
+		}
+	}
+	*ret_lp = lp;
+	*ret_ps = ps;
+	return mode;
+}
+
+/**
+ * vigil_observe - account one access
+ * @cred: the credentials of the subject
+ * @acc: the access: operation, access bits, object, audit data
+ *
+ * Called from every hook (behind the vigil_active static key). Runs in any
+ * task context, possibly atomic; accesses from interrupts are only counted.
+ */
+void vigil_observe(const struct cred *cred, struct vigil_access *acc)
+{
+	const struct vigil_policy_subject *ps;
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *subj;
+	struct vigil_key key = { 0 };
+	enum vigil_verdict verdict;
+	enum vigil_mode mode;
+	const char *obj;
+	char *buf = NULL;
+	size_t len;
+	u32 hash;
+	u64 seq;
+	int rc;
+
+	if (unlikely(!in_task())) {
+		vigil_stat_inc(VIGIL_STAT_SKIPPED_ATOMIC);
+		return;
+	}
+	subj = vigil_subject_of(cred);
+	if (!subj)
+		return;	/* kernel threads and tasks that never exec'd */
+	this_cpu_inc(vigil_stats.hook[acc->op]);
+
+	rcu_read_lock();
+	mode = subject_mode(subj, &lp, &ps);
+	if (mode == VIGIL_MODE_OFF)
+		goto out;
+	atomic64_inc(&subj->events);
+	if (mode == VIGIL_MODE_OBSERVE && !ps) {
+		/* Observed, but no policy names it: nothing would deny. */
+		vigil_stat_inc(VIGIL_STAT_ALLOWED);
+		goto out;
+	}
+
+	key.subj = subj;
+	key.op = acc->op;
+	key.access = acc->access;
+	key.gen = mode == VIGIL_MODE_OBSERVE ? lp->gen : 0;
+	if (acc->path) {
+		file_key(acc, &key);
+		obj = NULL;
+		len = 0;
+	} else {
+		key.by_name = 1;
+		obj = acc->target;
+		len = acc->target_len;
+	}
+	hash = vigil_key_hash(&key, obj, len);
+	rc = vigil_table_hit(&vigil_table, &key, hash, obj, len);
+	if (rc >= 0) {
+		account_repeat(subj, rc);
+		goto out;
+	}
+
+	/* A first sighting: now, and only now, resolve the path. */
+	if (acc->path) {
+		buf = kmalloc(PATH_MAX, GFP_ATOMIC | __GFP_NOWARN);
+		if (!buf) {
+			vigil_stat_inc(VIGIL_STAT_NOMEM);
+			goto out;
+		}
+		obj = file_object(acc, buf);
+		len = strlen(obj);
+	}
+	if (mode == VIGIL_MODE_OBSERVE)
+		verdict = vigil_policy_allows(ps, vigil_op_class(acc->op),
+					      acc->access, obj, len) ?
+			  VIGIL_VERDICT_ALLOW : VIGIL_VERDICT_DENY;
+	else
+		verdict = VIGIL_VERDICT_LEARN;
+
+	rc = vigil_table_insert(&vigil_table, &key, hash, obj, len, cred->uid,
+				verdict, &seq);
+	if (rc == -EEXIST) {
+		account_repeat(subj, verdict);
+		goto out;
+	}
+	if (rc) {
+		vigil_stat_inc(VIGIL_STAT_NOMEM);
+		goto out;
+	}
+	if (verdict == VIGIL_VERDICT_ALLOW) {
+		vigil_stat_inc(VIGIL_STAT_ALLOWED);
+		goto out;
+	}
+	if (verdict == VIGIL_VERDICT_DENY) {
+		vigil_stat_inc(VIGIL_STAT_WOULD_DENY);
+		atomic64_inc(&subj->would_deny);
+	}
+	atomic64_inc(&subj->first_sightings);
+	vigil_record(subj, cred, verdict, acc, obj, len, seq);
+out:
+	rcu_read_unlock();
+	kfree(buf);
+}

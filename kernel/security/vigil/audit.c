@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: the audit record of a first sighting or a would-be denial. */
+
+#include <linux/audit.h>
+#include <linux/cred.h>
+#include <linux/lsm_audit.h>
+#include <linux/uidgid.h>
+
+#include "vigil.h"
+
+/*
+ * Longest exe and object written into a record. Hex encoding doubles them,
+ * so two of them plus the other fields stay below the audit message limit
+ * (MAX_AUDIT_MESSAGE_LENGTH, 8970). The learned file keeps them whole.
+ */
+#define VIGIL_AUDIT_STR_MAX 2048
+
+int vigil_audit_type __ro_after_init = CONFIG_SECURITY_VIGIL_AUDIT_TYPE;
+
+static void log_string(struct audit_buffer *ab, const char *name,
+		       const char *s, size_t len)
+{
+	audit_log_format(ab, " %s=", name);
+	if (!s) {
+		audit_log_format(ab, "?");
+		return;
+	}
+	audit_log_n_untrustedstring(ab, s, min_t(size_t, len,
+						 VIGIL_AUDIT_STR_MAX));
+}
+
+/**
+ * vigil_record - emit one vigil record
+ * @subj: the subject
+ * @cred: its credentials
+ * @verdict: learned or would-deny
+ * @acc: the access
+ * @obj: the object, resolved
+ * @len: its length
+ * @seq: the tuple's sequence number
+ *
+ * Joins the current syscall's audit event when there is one. When audit
+ * cannot take the record (disabled, backlog full, no memory) it counts as
+ * lost: its sequence number is then missing from the log.
+ */
+void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
+		  enum vigil_verdict verdict, const struct vigil_access *acc,
+		  const char *obj, size_t len, u64 seq)
+{
+	struct audit_buffer *ab;
+	char access[64];
+
+	ab = audit_log_start(audit_context(), GFP_ATOMIC | __GFP_NOWARN,
+			     vigil_audit_type);
+	if (!ab) {
+		vigil_stat_inc(VIGIL_STAT_LOST);
+		return;
+	}
+	vigil_access_format(vigil_op_class(acc->op), acc->access, access,
+			    sizeof(access));
+	audit_log_format(ab, "vigil=1 seq=%llu verdict=%s op=%s access=%s uid=%u",
+			 seq, vigil_verdict_name(verdict),
+			 vigil_op_name(acc->op), access,
+			 from_kuid(&init_user_ns, cred->uid));
+	log_string(ab, "exe", subj->exe, subj->len);
+	log_string(ab, "path", acc->path ? obj : NULL, len);
+	log_string(ab, "target", acc->path ? NULL : obj, len);
+	audit_log_lsm_data(ab, &acc->ad);
+	audit_log_end(ab);
+	vigil_stat_inc(VIGIL_STAT_EMITTED);
+}

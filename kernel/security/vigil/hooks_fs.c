@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: file system hooks (open, exec, mmap, create ... ioctl, mount). */
+
+#include <linux/binfmts.h>
+#include <linux/fs.h>
+#include <linux/kernel_read_file.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/stat.h>
+
+#include "vigil.h"
+
+static void path_event(enum vigil_op op, u64 access, const struct path *path)
+{
+	struct vigil_access acc = {
+		.op = op,
+		.access = access,
+		.path = path,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+
+	vigil_observe(current_cred(), &acc);
+}
+
+/*
+ * A name in a directory: the name may not exist yet, or be on its way
+ * out, so the object is the directory's path and the name, never the
+ * dentry's own path (which d_path() would mark " (deleted)").
+ */
+static void dentry_event(enum vigil_op op, u64 access, const struct path *dir,
+			 const struct dentry *dentry)
+{
+	struct vigil_access acc = {
+		.op = op,
+		.access = access,
+		.path = dir,
+		.child = dentry,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+
+	vigil_observe(current_cred(), &acc);
+}
+
+/* Pipes, sockets and anonymous inodes have no name worth learning. */
+static bool file_is_internal(const struct file *file)
+{
+	return file->f_path.mnt->mnt_sb->s_flags & SB_NOUSER;
+}
+
+static int vigil_file_open(struct file *file)
+{
+	u64 access = 0;
+
+	if (!vigil_should_observe() || file_is_internal(file))
+		return 0;
+	if (file->f_mode & FMODE_READ)
+		access |= VIGIL_FILE_R;
+	if (file->f_mode & FMODE_WRITE)
+		access |= (file->f_flags & O_APPEND) ? VIGIL_FILE_A :
+						       VIGIL_FILE_W;
+	if (access)
+		path_event(VIGIL_OP_OPEN, access, &file->f_path);
+	return 0;
+}
+
+static int vigil_bprm_check_security(struct linux_binprm *bprm)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_EXEC, VIGIL_FILE_X, &bprm->file->f_path);
+	return 0;
+}
+
+static int vigil_mmap_file(struct file *file, unsigned long reqprot,
+			   unsigned long prot, unsigned long flags)
+{
+	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
+	    !file_is_internal(file))
+		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path);
+	return 0;
+}
+
+static int vigil_file_lock(struct file *file, unsigned int cmd)
+{
+	if (vigil_should_observe() && !file_is_internal(file))
+		path_event(VIGIL_OP_LOCK, VIGIL_FILE_K, &file->f_path);
+	return 0;
+}
+
+static int vigil_file_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
+{
+	if (vigil_should_observe() && !file_is_internal(file))
+		path_event(VIGIL_OP_IOCTL, VIGIL_FILE_I, &file->f_path);
+	return 0;
+}
+
+static int vigil_path_mknod(const struct path *dir, struct dentry *dentry,
+			    umode_t mode, unsigned int dev)
+{
+	if (vigil_should_observe())
+		dentry_event(S_ISREG(mode) || !(mode & S_IFMT) ?
+			     VIGIL_OP_CREATE : VIGIL_OP_MKNOD,
+			     VIGIL_FILE_C, dir, dentry);
+	return 0;
+}
+
+static int vigil_path_mkdir(const struct path *dir, struct dentry *dentry,
+			    umode_t mode)
+{
+	if (vigil_should_observe())
+		dentry_event(VIGIL_OP_MKDIR, VIGIL_FILE_C, dir, dentry);
+	return 0;
+}
+
+static int vigil_path_rmdir(const struct path *dir, struct dentry *dentry)
+{
+	if (vigil_should_observe())
+		dentry_event(VIGIL_OP_RMDIR, VIGIL_FILE_D, dir, dentry);
+	return 0;
+}
+
+static int vigil_path_unlink(const struct path *dir, struct dentry *dentry)
+{
+	if (vigil_should_observe())
+		dentry_event(VIGIL_OP_UNLINK, VIGIL_FILE_D, dir, dentry);
+	return 0;
+}
+
+static int vigil_path_symlink(const struct path *dir, struct dentry *dentry,
+			      const char *old_name)
+{
+	if (vigil_should_observe())
+		dentry_event(VIGIL_OP_SYMLINK, VIGIL_FILE_C, dir, dentry);
+	return 0;
+}
+
+static int vigil_path_link(struct dentry *old_dentry,
+			   const struct path *new_dir,
+			   struct dentry *new_dentry)
+{
+	if (vigil_should_observe())
+		dentry_event(VIGIL_OP_LINK, VIGIL_FILE_L, new_dir, new_dentry);
+	return 0;
+}
+
+static int vigil_path_rename(const struct path *old_dir,
+			     struct dentry *old_dentry,
+			     const struct path *new_dir,
+			     struct dentry *new_dentry, unsigned int flags)
+{
+	if (!vigil_should_observe())
+		return 0;
+	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_D, old_dir, old_dentry);
+	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_C, new_dir, new_dentry);
+	return 0;
+}
+
+static int vigil_path_truncate(const struct path *path)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_TRUNCATE, VIGIL_FILE_T, path);
+	return 0;
+}
+
+static int vigil_path_chmod(const struct path *path, umode_t mode)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_CHMOD, VIGIL_FILE_S, path);
+	return 0;
+}
+
+static int vigil_path_chown(const struct path *path, kuid_t uid, kgid_t gid)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_CHOWN, VIGIL_FILE_S, path);
+	return 0;
+}
+
+static int vigil_sb_mount(const char *dev_name, const struct path *path,
+			  const char *type, unsigned long flags, void *data)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_MOUNT, VIGIL_MOUNT_MOUNT, path);
+	return 0;
+}
+
+static int vigil_sb_umount(struct vfsmount *mnt, int flags)
+{
+	struct path path = { .mnt = mnt, .dentry = mnt->mnt_root };
+
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_UMOUNT, VIGIL_MOUNT_UMOUNT, &path);
+	return 0;
+}
+
+static int vigil_kernel_read_file(struct file *file,
+				  enum kernel_read_file_id id, bool contents)
+{
+	if (vigil_should_observe() && id == READING_MODULE && file)
+		path_event(VIGIL_OP_MODULE, VIGIL_MODULE_LOAD, &file->f_path);
+	return 0;
+}
+
+static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
+{
+	static const char from_memory[] = "(memory)";
+	struct vigil_access acc = {
+		.op = VIGIL_OP_MODULE,
+		.access = VIGIL_MODULE_LOAD,
+		.target = from_memory,
+		.target_len = sizeof(from_memory) - 1,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+
+	if (vigil_should_observe() && id == LOADING_MODULE)
+		vigil_observe(current_cred(), &acc);
+	return 0;
+}
+
+static struct security_hook_list fs_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(file_open, vigil_file_open),
+	LSM_HOOK_INIT(bprm_check_security, vigil_bprm_check_security),
+	LSM_HOOK_INIT(mmap_file, vigil_mmap_file),
+	LSM_HOOK_INIT(file_lock, vigil_file_lock),
+	LSM_HOOK_INIT(file_ioctl, vigil_file_ioctl),
+	LSM_HOOK_INIT(path_mknod, vigil_path_mknod),
+	LSM_HOOK_INIT(path_mkdir, vigil_path_mkdir),
+	LSM_HOOK_INIT(path_rmdir, vigil_path_rmdir),
+	LSM_HOOK_INIT(path_unlink, vigil_path_unlink),
+	LSM_HOOK_INIT(path_symlink, vigil_path_symlink),
+	LSM_HOOK_INIT(path_link, vigil_path_link),
+	LSM_HOOK_INIT(path_rename, vigil_path_rename),
+	LSM_HOOK_INIT(path_truncate, vigil_path_truncate),
+	LSM_HOOK_INIT(path_chmod, vigil_path_chmod),
+	LSM_HOOK_INIT(path_chown, vigil_path_chown),
+	LSM_HOOK_INIT(sb_mount, vigil_sb_mount),
+	LSM_HOOK_INIT(sb_umount, vigil_sb_umount),
+	LSM_HOOK_INIT(kernel_read_file, vigil_kernel_read_file),
+	LSM_HOOK_INIT(kernel_load_data, vigil_kernel_load_data),
+};
+
+void __init vigil_fs_hooks_init(void)
+{
+	security_add_hooks(fs_hooks, ARRAY_SIZE(fs_hooks), "vigil");
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: socket hooks (create, bind, connect, listen, accept). */
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/net.h>
+#include <linux/socket.h>
+#include <linux/un.h>
+#include <net/inet_sock.h>
+#include <net/sock.h>
+
+#include "vigil.h"
+
+/* "family:type", then ":port" or ":/unix/path" when known. */
+#define NET_TARGET_MAX (32 + UNIX_PATH_MAX + 2)
+
+static const char *family_name(int family, char *buf, size_t size)
+{
+	switch (family) {
+	case AF_UNIX:
+		return "unix";
+	case AF_INET:
+		return "inet";
+	case AF_INET6:
+		return "inet6";
+	case AF_NETLINK:
+		return "netlink";
+	case AF_PACKET:
+		return "packet";
+	default:
+		scnprintf(buf, size, "af%d", family);
+		return buf;
+	}
+}
+
+static const char *type_name(int type, char *buf, size_t size)
+{
+	switch (type) {
+	case SOCK_STREAM:
+		return "stream";
+	case SOCK_DGRAM:
+		return "dgram";
+	case SOCK_RAW:
+		return "raw";
+	case SOCK_SEQPACKET:
+		return "seqpacket";
+	case SOCK_RDM:
+		return "rdm";
+	case SOCK_PACKET:
+		return "packet";
+	default:
+		scnprintf(buf, size, "type%d", type);
+		return buf;
+	}
+}
+
+/* The port or unix path an address names, appended to @buf at @pos. */
+static int addr_suffix(char *buf, int pos, const struct sockaddr *addr,
+		       int addrlen)
+{
+	const struct sockaddr_un *un;
+	int n;
+
+	if (!addr || addrlen < (int)sizeof(sa_family_t))
+		return pos;
+	switch (addr->sa_family) {
+	case AF_INET:
+		if (addrlen < (int)sizeof(struct sockaddr_in))
+			return pos;
+		return pos + scnprintf(buf + pos, NET_TARGET_MAX - pos, ":%u",
+			ntohs(((const struct sockaddr_in *)addr)->sin_port));
+	case AF_INET6:
+		if (addrlen < SIN6_LEN_RFC2133)
+			return pos;
+		return pos + scnprintf(buf + pos, NET_TARGET_MAX - pos, ":%u",
+			ntohs(((const struct sockaddr_in6 *)addr)->sin6_port));
+	case AF_UNIX:
+		un = (const struct sockaddr_un *)addr;
+		n = addrlen - (int)offsetof(struct sockaddr_un, sun_path);
+		if (n <= 0)
+			return pos;
+		n = min_t(int, n, UNIX_PATH_MAX);
+		if (un->sun_path[0] == '\0') {
+			/* Abstract: "@name"; its bytes may be anything. */
+			buf[pos++] = ':';
+			buf[pos++] = '@';
+			memcpy(buf + pos, un->sun_path + 1, n - 1);
+			return pos + n - 1;
+		}
+		n = strnlen(un->sun_path, n);
+		buf[pos++] = ':';
+		memcpy(buf + pos, un->sun_path, n);
+		return pos + n;
+	default:
+		return pos;
+	}
+}
+
+static void net_event(enum vigil_op op, u64 access, int family, int type,
+		      const struct sockaddr *addr, int addrlen, int port)
+{
+	char target[NET_TARGET_MAX], fbuf[16], tbuf[16];
+	struct vigil_access acc = {
+		.op = op,
+		.access = access,
+		.target = target,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+	int pos;
+
+	pos = scnprintf(target, sizeof(target), "%s:%s",
+			family_name(family, fbuf, sizeof(fbuf)),
+			type_name(type, tbuf, sizeof(tbuf)));
+	if (addr)
+		pos = addr_suffix(target, pos, addr, addrlen);
+	else if (port > 0)
+		pos += scnprintf(target + pos, sizeof(target) - pos, ":%d",
+				 port);
+	acc.target_len = pos;
+	vigil_observe(current_cred(), &acc);
+}
+
+/* The local port of a bound inet socket, else 0. */
+static int local_port(const struct socket *sock)
+{
+	const struct sock *sk = sock->sk;
+
+	if (!sk || (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
+		return 0;
+	return ntohs(inet_sk(sk)->inet_sport);
+}
+
+static int vigil_socket_create(int family, int type, int protocol, int kern)
+{
+	if (vigil_should_observe() && !kern)
+		net_event(VIGIL_OP_SOCKET, VIGIL_NET_SOCKET, family, type,
+			  NULL, 0, 0);
+	return 0;
+}
+
+static int vigil_socket_bind(struct socket *sock, struct sockaddr *address,
+			     int addrlen)
+{
+	if (vigil_should_observe() && sock->sk)
+		net_event(VIGIL_OP_BIND, VIGIL_NET_BIND, sock->sk->sk_family,
+			  sock->type, address, addrlen, 0);
+	return 0;
+}
+
+static int vigil_socket_connect(struct socket *sock, struct sockaddr *address,
+				int addrlen)
+{
+	if (vigil_should_observe() && sock->sk)
+		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
+			  sock->sk->sk_family, sock->type, address, addrlen, 0);
+	return 0;
+}
+
+static int vigil_socket_listen(struct socket *sock, int backlog)
+{
+	if (vigil_should_observe() && sock->sk)
+		net_event(VIGIL_OP_LISTEN, VIGIL_NET_LISTEN,
+			  sock->sk->sk_family, sock->type, NULL, 0,
+			  local_port(sock));
+	return 0;
+}
+
+static int vigil_socket_accept(struct socket *sock, struct socket *newsock)
+{
+	if (vigil_should_observe() && sock->sk)
+		net_event(VIGIL_OP_ACCEPT, VIGIL_NET_ACCEPT,
+			  sock->sk->sk_family, sock->type, NULL, 0,
+			  local_port(sock));
+	return 0;
+}
+
+static struct security_hook_list net_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(socket_create, vigil_socket_create),
+	LSM_HOOK_INIT(socket_bind, vigil_socket_bind),
+	LSM_HOOK_INIT(socket_connect, vigil_socket_connect),
+	LSM_HOOK_INIT(socket_listen, vigil_socket_listen),
+	LSM_HOOK_INIT(socket_accept, vigil_socket_accept),
+};
+
+void __init vigil_net_hooks_init(void)
+{
+	security_add_hooks(net_hooks, ARRAY_SIZE(net_hooks), "vigil");
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: capability, signal and ptrace hooks. */
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+
+#include "vigil.h"
+
+static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
+			 int cap, unsigned int opts)
+{
+	struct vigil_access acc = {
+		.op = VIGIL_OP_CAPABLE,
+		.access = VIGIL_CAP_USE,
+		.ad.type = LSM_AUDIT_DATA_CAP,
+		.ad.u.cap = cap,
+	};
+
+	if (!vigil_should_observe() || (opts & CAP_OPT_NOAUDIT))
+		return 0;
+	acc.target = vigil_cap_name(cap);
+	if (!acc.target)
+		acc.target = "?";
+	acc.target_len = strlen(acc.target);
+	vigil_observe(cred, &acc);
+	return 0;
+}
+
+/* The executable @task runs, as its subject names it. */
+static void target_of(struct task_struct *task, struct vigil_access *acc)
+{
+	const struct vigil_subject *s;
+
+	rcu_read_lock();
+	s = vigil_subject_of(__task_cred(task));
+	rcu_read_unlock();
+	/* Subjects are never freed: the name stays valid. */
+	acc->target = s ? s->exe : "?";
+	acc->target_len = s ? s->len : 1;
+	acc->ad.type = LSM_AUDIT_DATA_TASK;
+	acc->ad.u.tsk = task;
+}
+
+static int vigil_task_kill(struct task_struct *p, struct kernel_siginfo *info,
+			   int sig, const struct cred *cred)
+{
+	struct vigil_access acc = {
+		.op = VIGIL_OP_SIGNAL,
+	};
+
+	if (!vigil_should_observe() || sig <= 0 || sig > 64)
+		return 0;
+	acc.access = 1ULL << (sig - 1);
+	target_of(p, &acc);
+	vigil_observe(cred ? cred : current_cred(), &acc);
+	return 0;
+}
+
+static int vigil_ptrace_access_check(struct task_struct *child,
+				     unsigned int mode)
+{
+	struct vigil_access acc = {
+		.op = VIGIL_OP_PTRACE,
+	};
+
+	if (!vigil_should_observe() || (mode & PTRACE_MODE_NOAUDIT))
+		return 0;
+	acc.access = (mode & PTRACE_MODE_ATTACH) ? VIGIL_PTRACE_ATTACH :
+						   VIGIL_PTRACE_READ;
+	target_of(child, &acc);
+	vigil_observe(current_cred(), &acc);
+	return 0;
+}
+
+/* PTRACE_TRACEME: the parent becomes the tracer of the current task. */
+static int vigil_ptrace_traceme(struct task_struct *parent)
+{
+	struct vigil_access acc = {
+		.op = VIGIL_OP_PTRACE,
+		.access = VIGIL_PTRACE_ATTACH,
+	};
+	const struct cred *pcred;
+
+	if (!vigil_should_observe())
+		return 0;
+	target_of(current, &acc);
+	pcred = get_task_cred(parent);
+	vigil_observe(pcred, &acc);
+	put_cred(pcred);
+	return 0;
+}
+
+static struct security_hook_list task_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(capable, vigil_capable),
+	LSM_HOOK_INIT(task_kill, vigil_task_kill),
+	LSM_HOOK_INIT(ptrace_access_check, vigil_ptrace_access_check),
+	LSM_HOOK_INIT(ptrace_traceme, vigil_ptrace_traceme),
+};
+
+void __init vigil_task_hooks_init(void)
+{
+	security_add_hooks(task_hooks, ARRAY_SIZE(task_hooks), "vigil");
+}

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: policy language parser, canonical dump and evaluation. */
+
+#include "policy_env.h"
+#include "policy.h"
+
+struct vigil_policy_rule {
+	struct vigil_glob *glob;
+	u64 access;
+};
+
+/* One block; its rules are grouped by class, in file order within one. */
+struct vigil_policy_subject {
+	struct vigil_glob *glob;
+	struct vigil_policy_rule *rules;
+	unsigned int start[VIGIL_CLASS_COUNT + 1];
+	int mode;
+};
+
+struct vigil_policy {
+	struct vigil_policy_subject *subjects;
+	unsigned int nr_subjects;
+	unsigned int nr_rules;
+	bool has_modes;
+};
+
+static const char *const mode_names[] = {
+	[VIGIL_POLICY_MODE_OFF] = "off",
+	[VIGIL_POLICY_MODE_LEARN] = "learn",
+	[VIGIL_POLICY_MODE_OBSERVE] = "observe",
+};
+
+/* Tokens of one line; more are counted but not kept. */
+#define MAX_TOKENS 5
+
+struct token {
+	const char *s;
+	size_t len;
+};
+
+struct pending_rule {
+	struct vigil_glob *glob;
+	u64 access;
+	unsigned int class;
+};
+
+struct parser {
+	struct vigil_policy *policy;
+	struct vigil_policy_error *err;
+	unsigned int line;
+	unsigned int cap_subjects;
+	bool open;		/* a subject block is open */
+	unsigned int open_line;
+	struct pending_rule *rules;	/* of the open block */
+	unsigned int nr_rules;
+	unsigned int cap_rules;
+	size_t memory;		/* of compiled globs */
+};
+
+static __printf(2, 3)
+int parse_error(struct parser *p, const char *fmt, ...)
+{
+	struct vigil_policy_error *err = p->err;
+	va_list args;
+	int n;
+
+	if (!err)
+		return -EINVAL;
+	err->line = p->line;
+	n = scnprintf(err->msg, sizeof(err->msg), "line %u: ", p->line);
+	va_start(args, fmt);
+	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, args);
+	va_end(args);
+	return -EINVAL;
+}
+
+static bool tok_is(const struct token *t, const char *word)
+{
+	return strlen(word) == t->len && !memcmp(t->s, word, t->len);
+}
+
+static const char *quote(char *buf, const struct token *t)
+{
+	return vigil_quote(buf, VIGIL_QUOTE_SIZE, t->s, t->len);
+}
+
+/*
+ * Split a line into tokens at unescaped spaces and tabs, up to a token
+ * starting with '#'. Returns the number of tokens, of which the first
+ * MAX_TOKENS are stored.
+ */
+static unsigned int tokenize(const char *s, size_t len, struct token *tok)
+{
+	unsigned int n = 0;
+	size_t i = 0, start;
+
+	for (;;) {
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len || s[i] == '#')
+			return n;
+		start = i;
+		while (i < len && s[i] != ' ' && s[i] != '\t')
+			i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+		if (n < MAX_TOKENS) {
+			tok[n].s = s + start;
+			tok[n].len = i - start;
+		}
+		n++;
+	}
+}
+
+/* Grow an array of *cap elements of size bytes to hold one more. */
+static int grow(void **array, unsigned int *cap, unsigned int used,
+		size_t size)
+{
+	unsigned int ncap = *cap ? *cap * 2 : 16;
+	void *n;
+
+	if (used < *cap)
+		return 0;
+	n = kvmalloc_array(ncap, size, GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	if (used)
+		memcpy(n, *array, used * size);
+	kvfree(*array);
+	*array = n;
+	*cap = ncap;
+	return 0;
+}
+
+static int compile(struct parser *p, const struct token *t,
+		   struct vigil_glob **ret_glob)
+{
+	char why[VIGIL_QUOTE_SIZE + 64];
+	int ret;
+
+	ret = vigil_glob_compile(t->s, t->len, ret_glob, why, sizeof(why));
+	if (ret == -EINVAL)
+		return parse_error(p, "%s", why);
+	if (ret)
+		return ret;
+	p->memory += vigil_glob_size(*ret_glob);
+	if (p->memory > VIGIL_POLICY_MAX_MEMORY) {
+		vigil_glob_free(*ret_glob);
+		return parse_error(p, "policy too large once compiled (> %d bytes)",
+				   VIGIL_POLICY_MAX_MEMORY);
+	}
+	return 0;
+}
+
+static int parse_subject(struct parser *p, const struct token *tok,
+			 unsigned int n)
+{
+	struct vigil_policy *policy = p->policy;
+	struct vigil_policy_subject *s;
+	struct vigil_glob *glob;
+	char q[VIGIL_QUOTE_SIZE];
+	int mode = VIGIL_POLICY_MODE_UNSET;
+	int ret;
+
+	if (p->open)
+		return parse_error(p, "subject inside the subject block opened at line %u",
+				   p->open_line);
+	if ((n == 3 || n == 4) && !tok_is(&tok[n - 1], "{"))
+		return parse_error(p, "expected '{' at the end of the subject line");
+	if (n != 3 && n != 4)
+		return parse_error(p, "expected 'subject GLOB [MODE] {', got %u tokens",
+				   n);
+	if (n == 4) {
+		for (mode = 0; mode < (int)ARRAY_SIZE(mode_names); mode++)
+			if (tok_is(&tok[2], mode_names[mode]))
+				break;
+		if (mode == (int)ARRAY_SIZE(mode_names))
+			return parse_error(p, "unknown mode '%s' (learn, observe or off)",
+					   quote(q, &tok[2]));
+	}
+	if (policy->nr_subjects == VIGIL_POLICY_MAX_SUBJECTS)
+		return parse_error(p, "too many subjects (> %d)",
+				   VIGIL_POLICY_MAX_SUBJECTS);
+	ret = grow((void **)&policy->subjects, &p->cap_subjects,
+		   policy->nr_subjects, sizeof(*s));
+	if (ret)
+		return ret;
+	ret = compile(p, &tok[1], &glob);
+	if (ret)
+		return ret;
+	s = &policy->subjects[policy->nr_subjects++];
+	memset(s, 0, sizeof(*s));
+	s->glob = glob;
+	s->mode = mode;
+	if (mode != VIGIL_POLICY_MODE_UNSET)
+		policy->has_modes = true;
+	if (!vigil_glob_is_absolute(glob))
+		return parse_error(p, "subject glob must start with '/' or '**': '%s'",
+				   quote(q, &tok[1]));
+	p->open = true;
+	p->open_line = p->line;
+	return 0;
+}
+
+/* Move the pending rules to the open subject, grouped by class. */
+static int close_block(struct parser *p)
+{
+	struct vigil_policy_subject *s =
+		&p->policy->subjects[p->policy->nr_subjects - 1];
+	unsigned int next[VIGIL_CLASS_COUNT], c, i;
+
+	p->open = false;
+	if (!p->nr_rules)
+		return 0;
+	s->rules = kvmalloc_array(p->nr_rules, sizeof(*s->rules), GFP_KERNEL);
+	if (!s->rules)
+		return -ENOMEM;
+	memset(s->start, 0, sizeof(s->start));
+	for (i = 0; i < p->nr_rules; i++)
+		s->start[p->rules[i].class + 1]++;
+	for (c = 0; c < VIGIL_CLASS_COUNT; c++) {
+		s->start[c + 1] += s->start[c];
+		next[c] = s->start[c];
+	}
+	for (i = 0; i < p->nr_rules; i++) {
+		struct vigil_policy_rule *r = &s->rules[next[p->rules[i].class]++];
+
+		r->glob = p->rules[i].glob;
+		r->access = p->rules[i].access;
+	}
+	p->policy->nr_rules += p->nr_rules;
+	p->nr_rules = 0;
+	return 0;
+}
+
+static int parse_rule(struct parser *p, const struct token *tok,
+		      unsigned int n)
+{
+	struct pending_rule *r;
+	struct vigil_glob *glob;
+	char q[VIGIL_QUOTE_SIZE];
+	const char *lit;
+	size_t litlen;
+	u64 access;
+	int class, ret;
+
+	if (n != 3)
+		return parse_error(p, "expected 'CLASS ACCESS OBJECT', got %u token%s",
+				   n, n == 1 ? "" : "s");
+	class = vigil_class_from_name(tok[0].s, tok[0].len);
+	if (class < 0)
+		return parse_error(p, "unknown class '%s'", quote(q, &tok[0]));
+	if (vigil_access_parse(class, tok[1].s, tok[1].len, &access))
+		return parse_error(p, "access '%s' invalid for class %s",
+				   quote(q, &tok[1]), vigil_class_name(class));
+	if (p->policy->nr_rules + p->nr_rules == VIGIL_POLICY_MAX_RULES)
+		return parse_error(p, "too many rules (> %d)",
+				   VIGIL_POLICY_MAX_RULES);
+	ret = grow((void **)&p->rules, &p->cap_rules, p->nr_rules,
+		   sizeof(*r));
+	if (ret)
+		return ret;
+	ret = compile(p, &tok[2], &glob);
+	if (ret)
+		return ret;
+	r = &p->rules[p->nr_rules++];
+	r->glob = glob;
+	r->access = access;
+	r->class = class;
+
+	switch (class) {
+	case VIGIL_CLASS_FILE:
+	case VIGIL_CLASS_MOUNT:
+	case VIGIL_CLASS_MODULE:
+		if (!vigil_glob_is_absolute(glob))
+			return parse_error(p, "object must start with '/' or '**': '%s'",
+					   quote(q, &tok[2]));
+		break;
+	case VIGIL_CLASS_CAP:
+		lit = vigil_glob_literal(glob, &litlen);
+		if (lit && vigil_cap_from_name(lit, litlen) < 0)
+			return parse_error(p, "unknown capability '%s'",
+					   quote(q, &tok[2]));
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int parse_line(struct parser *p, const char *s, size_t len)
+{
+	struct token tok[MAX_TOKENS];
+	char q[VIGIL_QUOTE_SIZE];
+	unsigned int n;
+
+	if (len > VIGIL_POLICY_MAX_LINE)
+		return parse_error(p, "line too long (%zu > %d bytes)", len,
+				   VIGIL_POLICY_MAX_LINE);
+	n = tokenize(s, len, tok);
+	if (!n)
+		return 0;
+	if (tok_is(&tok[0], "subject"))
+		return parse_subject(p, tok, n);
+	if (tok_is(&tok[0], "}")) {
+		if (n != 1)
+			return parse_error(p, "expected '}' alone on a line");
+		if (!p->open)
+			return parse_error(p, "'}' without an open subject block");
+		return close_block(p);
+	}
+	if (!p->open) {
+		if (vigil_class_from_name(tok[0].s, tok[0].len) >= 0)
+			return parse_error(p, "rule outside a subject block");
+		return parse_error(p, "unknown keyword '%s' (expected 'subject')",
+				   quote(q, &tok[0]));
+	}
+	return parse_rule(p, tok, n);
+}
+
+void vigil_policy_free(struct vigil_policy *policy)
+{
+	unsigned int i, j;
+
+	if (!policy)
+		return;
+	for (i = 0; i < policy->nr_subjects; i++) {
+		struct vigil_policy_subject *s = &policy->subjects[i];
+
+		if (s->rules)
+			for (j = 0; j < s->start[VIGIL_CLASS_COUNT]; j++)
+				vigil_glob_free(s->rules[j].glob);
+		kvfree(s->rules);
+		vigil_glob_free(s->glob);
+	}
+	kvfree(policy->subjects);
+	kfree(policy);
+}
+
+static void set_error(struct vigil_policy_error *err, unsigned int line,
+		      const char *msg)
+{
+	if (err) {
+		err->line = line;
+		scnprintf(err->msg, sizeof(err->msg), "%s", msg);
+	}
+}
+
+int vigil_policy_parse(const char *text, size_t len,
+		       struct vigil_policy **ret_policy,
+		       struct vigil_policy_error *err)
+{
+	struct parser p = { .err = err };
+	const char *nul;
+	size_t pos = 0;
+	unsigned int i;
+	int ret;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (len > VIGIL_POLICY_MAX_BYTES) {
+		if (err)
+			scnprintf(err->msg, sizeof(err->msg),
+				  "policy too large (%zu > %d bytes)", len,
+				  VIGIL_POLICY_MAX_BYTES);
+		return -E2BIG;
+	}
+	nul = len ? memchr(text, '\0', len) : NULL;
+	if (nul) {
+		p.line = 1;
+		for (i = 0; text + i < nul; i++)
+			p.line += text[i] == '\n';
+		return parse_error(&p, "NUL byte in policy");
+	}
+	p.policy = kzalloc(sizeof(*p.policy), GFP_KERNEL);
+	if (!p.policy) {
+		set_error(err, 0, "out of memory");
+		return -ENOMEM;
+	}
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t n = end - pos;
+
+		p.line++;
+		if (n && text[pos + n - 1] == '\r')
+			n--;
+		ret = parse_line(&p, text + pos, n);
+		if (ret)
+			goto fail;
+		pos = end + 1;
+	}
+	if (p.open) {
+		ret = parse_error(&p, "unterminated subject block opened at line %u",
+				  p.open_line);
+		goto fail;
+	}
+	kvfree(p.rules);
+	*ret_policy = p.policy;
+	return 0;
+
+fail:
+	if (ret == -ENOMEM)
+		set_error(err, p.line, "out of memory");
+	for (i = 0; i < p.nr_rules; i++)
+		vigil_glob_free(p.rules[i].glob);
+	kvfree(p.rules);
+	vigil_policy_free(p.policy);
+	return ret;
+}
+
+struct dump {
+	char *buf;
+	size_t size;
+	size_t pos;
+};
+
+static void dump_put(struct dump *d, const char *s, size_t n)
+{
+	if (d->pos + 1 < d->size)
+		memcpy(d->buf + d->pos, s, min(n, d->size - 1 - d->pos));
+	d->pos += n;
+}
+
+static void dump_str(struct dump *d, const char *s)
+{
+	dump_put(d, s, strlen(s));
+}
+
+static void dump_glob(struct dump *d, const struct vigil_glob *glob)
+{
+	size_t len;
+	const char *s = vigil_glob_source(glob, &len);
+
+	dump_put(d, s, len);
+}
+
+static void dump_access(struct dump *d, enum vigil_class class, u64 access)
+{
+	if (d->pos < d->size)
+		d->pos += vigil_access_format(class, access, d->buf + d->pos,
+					      d->size - d->pos);
+	else
+		d->pos += vigil_access_format(class, access, NULL, 0);
+}
+
+size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
+			 size_t size)
+{
+	struct dump d = { .buf = buf, .size = size };
+	unsigned int i, c, j;
+
+	for (i = 0; policy && i < policy->nr_subjects; i++) {
+		const struct vigil_policy_subject *s = &policy->subjects[i];
+
+		if (i)
+			dump_str(&d, "\n");
+		dump_str(&d, "subject ");
+		dump_glob(&d, s->glob);
+		if (s->mode != VIGIL_POLICY_MODE_UNSET) {
+			dump_str(&d, " ");
+			dump_str(&d, mode_names[s->mode]);
+		}
+		dump_str(&d, " {\n");
+		for (c = 0; c < VIGIL_CLASS_COUNT; c++) {
+			for (j = s->start[c]; j < s->start[c + 1]; j++) {
+				dump_str(&d, "\t");
+				dump_str(&d, vigil_class_name(c));
+				dump_str(&d, " ");
+				dump_access(&d, c, s->rules[j].access);
+				dump_str(&d, " ");
+				dump_glob(&d, s->rules[j].glob);
+				dump_str(&d, "\n");
+			}
+		}
+		dump_str(&d, "}\n");
+	}
+	if (size)
+		buf[min(d.pos, size - 1)] = '\0';
+	return d.pos;
+}
+
+const struct vigil_policy_subject *
+vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
+			  size_t len)
+{
+	unsigned int i;
+
+	if (!policy)
+		return NULL;
+	for (i = 0; i < policy->nr_subjects; i++)
+		if (vigil_glob_match(policy->subjects[i].glob, exe, len))
+			return &policy->subjects[i];
+	return NULL;
+}
+
+int vigil_policy_subject_mode(const struct vigil_policy_subject *subject)
+{
+	return subject ? subject->mode : VIGIL_POLICY_MODE_UNSET;
+}
+
+/* The access a rule grants: file w also grants a. */
+static u64 granted(enum vigil_class class, u64 access)
+{
+	if (class == VIGIL_CLASS_FILE && (access & VIGIL_FILE_W))
+		access |= VIGIL_FILE_A;
+	return access;
+}
+
+bool vigil_policy_allows(const struct vigil_policy_subject *subject,
+			 enum vigil_class class, u64 access,
+			 const char *object, size_t len)
+{
+	u64 missing = access;
+	unsigned int i;
+
+	if (!subject || (unsigned int)class >= VIGIL_CLASS_COUNT)
+		return false;
+	for (i = subject->start[class];
+	     missing && i < subject->start[class + 1]; i++) {
+		const struct vigil_policy_rule *r = &subject->rules[i];
+		u64 grant = granted(class, r->access);
+
+		if (!(grant & missing))
+			continue;
+		if (vigil_glob_match(r->glob, object, len))
+			missing &= ~grant;
+	}
+	return !missing;
+}
+
+unsigned int vigil_policy_nr_subjects(const struct vigil_policy *policy)
+{
+	return policy ? policy->nr_subjects : 0;
+}
+
+unsigned int vigil_policy_nr_rules(const struct vigil_policy *policy)
+{
+	return policy ? policy->nr_rules : 0;
+}
+
+bool vigil_policy_has_modes(const struct vigil_policy *policy)
+{
+	return policy && policy->has_modes;
+}

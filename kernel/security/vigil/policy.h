@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil: the policy language: parser, canonical dump and evaluation.
+ * Shared by the kernel and the analyzer (compiled unchanged in both).
+ * The language is described in docs/policy-language.md.
+ */
+#ifndef _SECURITY_VIGIL_POLICY_H
+#define _SECURITY_VIGIL_POLICY_H
+
+#include "policy_env.h"
+#include "ops.h"
+#include "match.h"
+
+/* Limits; the glob limits are in match.h. */
+#define VIGIL_POLICY_MAX_BYTES (1024 * 1024)	/* text; -E2BIG beyond */
+#define VIGIL_POLICY_MAX_LINE 4096		/* bytes, without "\r\n" */
+#define VIGIL_POLICY_MAX_SUBJECTS 1024
+#define VIGIL_POLICY_MAX_RULES 16384		/* in all blocks together */
+/* Bytes of compiled globs. */
+#define VIGIL_POLICY_MAX_MEMORY (32 * 1024 * 1024)
+
+/* Subject modes; the values of enum vigil_mode (vigil.h). */
+#define VIGIL_POLICY_MODE_UNSET (-1)
+#define VIGIL_POLICY_MODE_OFF 0
+#define VIGIL_POLICY_MODE_LEARN 1
+#define VIGIL_POLICY_MODE_OBSERVE 2
+
+struct vigil_policy;
+struct vigil_policy_subject;
+
+/*
+ * Why a policy was rejected: line is 1-based (0 when the error is not on a
+ * line), msg reads "line N: what 'token'" and is NUL-terminated.
+ */
+struct vigil_policy_error {
+	unsigned int line;
+	char msg[160];
+};
+
+/*
+ * Parse text[0..len). Return: 0 and *ret_policy set; -EINVAL with err
+ * filled; -E2BIG when len > VIGIL_POLICY_MAX_BYTES; -ENOMEM. err may be
+ * NULL. Allocates with GFP_KERNEL (may sleep).
+ */
+int vigil_policy_parse(const char *text, size_t len,
+		       struct vigil_policy **ret_policy,
+		       struct vigil_policy_error *err);
+/* NULL is fine. Does not sleep: may run from an RCU callback. */
+void vigil_policy_free(struct vigil_policy *policy);
+/*
+ * Write the canonical form with snprintf() semantics: at most size bytes
+ * including the NUL; returns the length of the whole dump.
+ */
+size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
+			 size_t size);
+
+/*
+ * The first subject block whose glob matches exe[0..len), or NULL when
+ * none does ("not named"). Does not allocate; atomic-safe.
+ */
+const struct vigil_policy_subject *
+vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
+			  size_t len);
+/* VIGIL_POLICY_MODE_UNSET, or the VIGIL_POLICY_MODE_* the block sets. */
+int vigil_policy_subject_mode(const struct vigil_policy_subject *subject);
+/*
+ * Whether the block allows all of access (bits of class) on
+ * object[0..len): the access bits of the rules of that class whose glob
+ * matches the object, OR-ed, must cover access (file w also grants a).
+ * Does not allocate; atomic-safe.
+ */
+bool vigil_policy_allows(const struct vigil_policy_subject *subject,
+			 enum vigil_class class, u64 access,
+			 const char *object, size_t len);
+
+unsigned int vigil_policy_nr_subjects(const struct vigil_policy *policy);
+unsigned int vigil_policy_nr_rules(const struct vigil_policy *policy);
+/* Whether any subject block sets its own mode. */
+bool vigil_policy_has_modes(const struct vigil_policy *policy);
+
+#endif /* _SECURITY_VIGIL_POLICY_H */

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: the loaded candidate policy (RCU) and when hooks are active. */
+
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "policy.h"
+#include "vigil.h"
+
+#define PSUB_UNKNOWN 0UL
+#define PSUB_NONE 1UL
+
+DEFINE_STATIC_KEY_FALSE(vigil_active);
+struct vigil_loaded_policy __rcu *vigil_policy_current;
+/* Serialises policy replacement, mode changes and the static key. */
+DEFINE_MUTEX(vigil_state_lock);
+static u32 policy_gen;
+
+u32 vigil_policy_gen(void)
+{
+	return READ_ONCE(policy_gen);
+}
+
+/**
+ * vigil_policy_block - the policy block that names a subject
+ * @lp: the loaded policy, under rcu_read_lock()
+ * @subj: the subject
+ *
+ * The answer is cached per subject in @lp; every CPU that computes it
+ * computes the same value, so racing writers are harmless.
+ *
+ * Return: the block, or NULL when the policy does not name @subj.
+ */
+const struct vigil_policy_subject *
+vigil_policy_block(struct vigil_loaded_policy *lp,
+		   const struct vigil_subject *subj)
+{
+	const struct vigil_policy_subject *ps;
+	unsigned long v;
+
+	if (subj->id < vigil_max_subjects) {
+		v = READ_ONCE(lp->psub[subj->id]);
+		if (v != PSUB_UNKNOWN)
+			return v == PSUB_NONE ? NULL : (void *)v;
+	}
+	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len);
+	if (subj->id < vigil_max_subjects)
+		WRITE_ONCE(lp->psub[subj->id], ps ? (unsigned long)ps : PSUB_NONE);
+	return ps;
+}
+
+/* Hooks run while the global mode or any subject's mode is not off. */
+void vigil_active_update(void)
+{
+	struct vigil_loaded_policy *lp;
+	bool on;
+
+	lockdep_assert_held(&vigil_state_lock);
+	lp = rcu_dereference_protected(vigil_policy_current,
+				       lockdep_is_held(&vigil_state_lock));
+	on = vigil_mode_get() != VIGIL_MODE_OFF || (lp && lp->has_modes);
+	if (on)
+		static_branch_enable(&vigil_active);
+	else
+		static_branch_disable(&vigil_active);
+}
+
+/**
+ * vigil_policy_replace - parse and publish a new candidate policy
+ * @text: the policy text
+ * @len: its length
+ * @err: set to the reason when the policy is rejected
+ * @errsize: size of @err
+ *
+ * Either the new policy is in force when this returns 0, or the old one
+ * still is. Sleeps.
+ *
+ * Return: 0, -EINVAL (reason in @err), -E2BIG or -ENOMEM.
+ */
+int vigil_policy_replace(const char *text, size_t len, char *err,
+			 size_t errsize)
+{
+	struct vigil_loaded_policy *lp, *old;
+	struct vigil_policy_error perr = { 0 };
+	struct vigil_policy *p;
+	int rc;
+
+	rc = vigil_policy_parse(text, len, &p, &perr);
+	if (rc) {
+		if (rc == -EINVAL)
+			scnprintf(err, errsize, "line %u: %s\n", perr.line,
+				  perr.msg);
+		else
+			scnprintf(err, errsize, "policy rejected: error %d\n",
+				  rc);
+		return rc;
+	}
+	lp = kvzalloc(struct_size(lp, psub, vigil_max_subjects), GFP_KERNEL);
+	if (!lp) {
+		vigil_policy_free(p);
+		scnprintf(err, errsize, "policy rejected: out of memory\n");
+		return -ENOMEM;
+	}
+	lp->policy = p;
+	lp->has_modes = vigil_policy_has_modes(p);
+
+	mutex_lock(&vigil_state_lock);
+	lp->gen = ++policy_gen;
+	old = rcu_replace_pointer(vigil_policy_current, lp,
+				  lockdep_is_held(&vigil_state_lock));
+	vigil_active_update();
+	mutex_unlock(&vigil_state_lock);
+
+	/* Verdicts of the old policy no longer hold. */
+	vigil_table_flush_observed(&vigil_table);
+	if (old) {
+		synchronize_rcu();
+		vigil_policy_free(old->policy);
+		kvfree(old);
+	}
+	err[0] = '\0';
+	return 0;
+}

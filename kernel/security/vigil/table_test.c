@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: KUnit tests of the aggregation table. */
+
+#include <kunit/test.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/slab.h>
+
+#include "vigil.h"
+
+static struct vigil_subject test_subj = { .exe = "" };
+
+static void key_for(struct vigil_key *key, u64 ino, u64 access)
+{
+	memset(key, 0, sizeof(*key));
+	key->subj = &test_subj;
+	key->op = VIGIL_OP_OPEN;
+	key->access = access;
+	key->obj_a = ino;
+}
+
+static int table_test_init(struct kunit *test)
+{
+	struct vigil_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, vigil_table_init(t, 4, 64 * 1024), 0);
+	test->priv = t;
+	return 0;
+}
+
+static void table_test_exit(struct kunit *test)
+{
+	vigil_table_destroy(test->priv);
+}
+
+static int insert(struct vigil_table *t, const struct vigil_key *key,
+		  const char *obj, enum vigil_verdict v, u64 *seq)
+{
+	u32 hash = vigil_key_hash(key, obj, strlen(obj));
+
+	return vigil_table_insert(t, key, hash, obj, strlen(obj),
+				  GLOBAL_ROOT_UID, v, seq);
+}
+
+static int hit(struct vigil_table *t, const struct vigil_key *key,
+	       const char *obj)
+{
+	return vigil_table_hit(t, key, vigil_key_hash(key, obj, strlen(obj)),
+			       obj, strlen(obj));
+}
+
+static void table_insert_then_repeat(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_entry *e;
+	struct vigil_key key;
+	u64 seq = 99;
+	int i;
+
+	key_for(&key, 42, VIGIL_FILE_R);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/etc/hostname"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, insert(t, &key, "/etc/hostname",
+				     VIGIL_VERDICT_LEARN, &seq), 0);
+	KUNIT_EXPECT_EQ(test, seq, 1ULL);
+	for (i = 0; i < 9; i++)
+		KUNIT_EXPECT_EQ(test, hit(t, &key, "/etc/hostname"),
+				VIGIL_VERDICT_LEARN);
+	KUNIT_EXPECT_EQ(test, t->nr, 1U);
+	e = list_first_entry(&t->fifo, struct vigil_entry, fifo);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&e->count), 10LL);
+	KUNIT_EXPECT_STREQ(test, e->obj, "/etc/hostname");
+
+	/* A second insert of the same tuple counts instead. */
+	KUNIT_EXPECT_EQ(test, insert(t, &key, "/etc/hostname",
+				     VIGIL_VERDICT_LEARN, &seq), -EEXIST);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&e->count), 11LL);
+	KUNIT_EXPECT_EQ(test, t->nr, 1U);
+}
+
+static void table_distinct_keys(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_key a, b, c;
+	u64 seq;
+
+	key_for(&a, 1, VIGIL_FILE_R);
+	key_for(&b, 1, VIGIL_FILE_W);	/* other access */
+	key_for(&c, 2, VIGIL_FILE_R);	/* other object */
+	KUNIT_EXPECT_EQ(test, insert(t, &a, "/a", VIGIL_VERDICT_LEARN, &seq), 0);
+	KUNIT_EXPECT_EQ(test, insert(t, &b, "/a", VIGIL_VERDICT_LEARN, &seq), 0);
+	KUNIT_EXPECT_EQ(test, insert(t, &c, "/b", VIGIL_VERDICT_LEARN, &seq), 0);
+	KUNIT_EXPECT_EQ(test, seq, 3ULL);
+	KUNIT_EXPECT_EQ(test, t->nr, 3U);
+
+	/* Keys by name compare the string, not only its hash. */
+	key_for(&a, 0, VIGIL_CAP_USE);
+	a.op = VIGIL_OP_CAPABLE;
+	a.by_name = 1;
+	KUNIT_EXPECT_EQ(test, insert(t, &a, "chown", VIGIL_VERDICT_LEARN,
+				     &seq), 0);
+	KUNIT_EXPECT_EQ(test, hit(t, &a, "chown"), VIGIL_VERDICT_LEARN);
+	KUNIT_EXPECT_EQ(test, hit(t, &a, "kill"), -ENOENT);
+}
+
+static void table_allowed_not_numbered(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_key key;
+	u64 seq = 5;
+
+	key_for(&key, 7, VIGIL_FILE_R);
+	key.gen = 1;
+	KUNIT_EXPECT_EQ(test, insert(t, &key, "/x", VIGIL_VERDICT_ALLOW,
+				     &seq), 0);
+	KUNIT_EXPECT_EQ(test, seq, 0ULL);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/x"), VIGIL_VERDICT_ALLOW);
+	/* A new policy generation flushes observe verdicts. */
+	vigil_table_flush_observed(t);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/x"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, t->nr, 0U);
+	KUNIT_EXPECT_EQ(test, t->bytes, (size_t)0);
+}
+
+static void table_eviction_bounds_memory(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_key key;
+	char obj[32];
+	u64 seq, i;
+
+	for (i = 0; i < 5000; i++) {
+		key_for(&key, i, VIGIL_FILE_R);
+		snprintf(obj, sizeof(obj), "/f/%llu", i);
+		KUNIT_ASSERT_EQ(test, insert(t, &key, obj, VIGIL_VERDICT_LEARN,
+					     &seq), 0);
+		KUNIT_ASSERT_LE(test, t->bytes, t->max_bytes);
+	}
+	KUNIT_EXPECT_EQ(test, seq, 5000ULL);
+	KUNIT_EXPECT_GT(test, atomic64_read(&t->evictions), 0LL);
+	KUNIT_EXPECT_EQ(test, t->nr + atomic64_read(&t->evictions), 5000LL);
+	/* The oldest went first: the newest is still there. */
+	key_for(&key, 0, VIGIL_FILE_R);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/f/0"), -ENOENT);
+	key_for(&key, 4999, VIGIL_FILE_R);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/f/4999"), VIGIL_VERDICT_LEARN);
+	/* Shrinking evicts down to the new bound. */
+	vigil_table_set_max(t, 16 * 1024);
+	KUNIT_EXPECT_LE(test, t->bytes, (size_t)16 * 1024);
+}
+
+struct hammer {
+	struct vigil_table *t;
+	struct completion done;
+	int inserted;
+};
+
+static int hammer_fn(void *arg)
+{
+	struct hammer *h = arg;
+	struct vigil_key key;
+	char obj[16];
+	u64 seq;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		key_for(&key, i % 100, VIGIL_FILE_R);
+		snprintf(obj, sizeof(obj), "/c/%d", i % 100);
+		if (hit(h->t, &key, obj) < 0 &&
+		    !insert(h->t, &key, obj, VIGIL_VERDICT_LEARN, &seq))
+			h->inserted++;
+	}
+	complete(&h->done);
+	return 0;
+}
+
+static void table_concurrent_inserts(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct hammer h[4];
+	struct vigil_entry *e;
+	long long total = 0;
+	int i, inserted = 0;
+
+	for (i = 0; i < ARRAY_SIZE(h); i++) {
+		h[i].t = t;
+		h[i].inserted = 0;
+		init_completion(&h[i].done);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(hammer_fn, &h[i],
+							    "vigil-kunit")));
+	}
+	for (i = 0; i < ARRAY_SIZE(h); i++) {
+		wait_for_completion(&h[i].done);
+		inserted += h[i].inserted;
+	}
+	/* Each distinct tuple inserted once, every access counted once. */
+	KUNIT_EXPECT_EQ(test, inserted, 100);
+	KUNIT_EXPECT_EQ(test, t->nr, 100U);
+	KUNIT_EXPECT_EQ(test, t->seq, 100ULL);
+	list_for_each_entry(e, &t->fifo, fifo)
+		total += atomic64_read(&e->count);
+	KUNIT_EXPECT_EQ(test, total, 4LL * 2000);
+}
+
+static struct kunit_case vigil_table_test_cases[] = {
+	KUNIT_CASE(table_insert_then_repeat),
+	KUNIT_CASE(table_distinct_keys),
+	KUNIT_CASE(table_allowed_not_numbered),
+	KUNIT_CASE(table_eviction_bounds_memory),
+	KUNIT_CASE(table_concurrent_inserts),
+	{}
+};
+
+static struct kunit_suite vigil_table_test_suite = {
+	.name = "vigil_table",
+	.init = table_test_init,
+	.exit = table_test_exit,
+	.test_cases = vigil_table_test_cases,
+};
+
+kunit_test_suite(vigil_table_test_suite);

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil-probe: performs one family of accesses for the VM tests, so each
+ * hook family is exercised by a known program doing a known thing.
+ *
+ * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
+ *                    mount DIR | module FILE | lock FILE | ioctl FILE
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "vigil-probe: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+static int tcp_roundtrip(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int l, c, s, one = 1;
+
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0)
+		return fail("socket inet");
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)))
+		return fail("bind inet");
+	if (listen(l, 4))
+		return fail("listen inet");
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof(a)))
+		return fail("connect inet");
+	s = accept(l, NULL, NULL);
+	if (s < 0)
+		return fail("accept inet");
+	close(s);
+	close(c);
+	close(l);
+	return 0;
+}
+
+static int unix_roundtrip(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int l, c, s;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	unlink(path);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (l < 0)
+		return fail("socket unix");
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)))
+		return fail("bind unix");
+	if (listen(l, 4))
+		return fail("listen unix");
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof(a)))
+		return fail("connect unix");
+	s = accept(l, NULL, NULL);
+	if (s < 0)
+		return fail("accept unix");
+	close(s);
+	close(c);
+	close(l);
+	unlink(path);
+	return 0;
+}
+
+static pid_t idle_child(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static int do_signal(void)
+{
+	pid_t pid = idle_child();
+	int st;
+
+	if (pid < 0)
+		return fail("fork");
+	if (kill(pid, SIGTERM))
+		return fail("kill");
+	waitpid(pid, &st, 0);
+	return !(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+}
+
+static int do_ptrace(void)
+{
+	pid_t pid = idle_child();
+	int st;
+
+	if (pid < 0)
+		return fail("fork");
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return fail("ptrace attach");
+	waitpid(pid, &st, 0);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return 0;
+}
+
+static int do_mount(const char *dir)
+{
+	if (mount("vigil-probe", dir, "tmpfs", 0, "size=1m"))
+		return fail("mount");
+	if (umount(dir))
+		return fail("umount");
+	return 0;
+}
+
+static int do_module(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return fail("open module");
+	/* Not a module: the kernel reads it (hook) and then refuses it. */
+	if (syscall(SYS_finit_module, fd, "", 0) == 0)
+		return fail("finit_module unexpectedly succeeded");
+	close(fd);
+	return 0;
+}
+
+static int do_lock(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || flock(fd, LOCK_SH))
+		return fail("flock");
+	close(fd);
+	return 0;
+}
+
+static int do_ioctl(const char *file)
+{
+	int fd = open(file, O_RDONLY), n;
+
+	if (fd < 0 || ioctl(fd, FIONREAD, &n))
+		return fail("ioctl FIONREAD");
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *verb = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(verb, "sockets") && argc == 4)
+		return tcp_roundtrip(atoi(argv[2])) || unix_roundtrip(argv[3]);
+	if (!strcmp(verb, "signal"))
+		return do_signal();
+	if (!strcmp(verb, "ptrace"))
+		return do_ptrace();
+	if (!strcmp(verb, "mount") && argc == 3)
+		return do_mount(argv[2]);
+	if (!strcmp(verb, "module") && argc == 3)
+		return do_module(argv[2]);
+	if (!strcmp(verb, "lock") && argc == 3)
+		return do_lock(argv[2]);
+	if (!strcmp(verb, "ioctl") && argc == 3)
+		return do_ioctl(argv[2]);
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE\n");
+	return 2;
+}

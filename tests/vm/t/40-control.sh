@@ -1,0 +1,58 @@
+# Control: bad policies rejected with their line, the old one kept; only
+# CAP_MAC_ADMIN in the initial namespace changes state; files' permissions.
+. "$(dirname "$0")/../lib.sh"
+
+good="subject /usr/bin/true observe {
+	file r /etc/hostname
+}"
+t_ok "a good policy loads" sh -c "printf '%s\n' '$good' > $VIGIL_FS/policy"
+dump=$(cat $VIGIL_FS/policy)
+gen=$(vigil_stat policy.generation)
+
+bad="subject /usr/bin/true {
+	file r /etc/hostname
+	fiel r /etc/passwd
+}"
+out=$(printf '%s\n' "$bad" 2>&1 > $VIGIL_FS/policy)
+t_match "a bad policy is refused with EINVAL" "$out" 'Invalid argument'
+t_match "policy_errors names the line" "$(cat $VIGIL_FS/policy_errors)" '^line 3: .*fiel'
+t_is "the old policy is still in force" "$(cat $VIGIL_FS/policy)" "$dump"
+t_is "the generation did not move" "$(vigil_stat policy.generation)" "$gen"
+
+# One write(2) of 1.2 MB, past the 1 MiB limit.
+out=$(head -c 1200000 /dev/zero | tr '\0' '#' |
+	dd of=$VIGIL_FS/policy bs=1200000 count=1 iflag=fullblock 2>&1)
+t_match "an oversized policy is refused with E2BIG" "$out" 'Argument list too long'
+t_is "still the old policy" "$(cat $VIGIL_FS/policy)" "$dump"
+
+vigil_mode learn
+t_fails "a bad mode is refused" sh -c "echo lurn > $VIGIL_FS/mode"
+t_is "the mode is unchanged" "$(cat $VIGIL_FS/mode)" learn
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "/bin/echo off > $VIGIL_FS/mode" 2>&1)
+t_match "an unprivileged write to mode fails (EACCES or EPERM)" "$out" 'Permission denied|Operation not permitted'
+# Root without CAP_MAC_ADMIN: DAC allows the open, vigil refuses the write.
+out=$(setpriv --bounding-set=-mac_admin --inh-caps=-mac_admin sh -c "/bin/echo off > $VIGIL_FS/mode" 2>&1)
+t_match "root without CAP_MAC_ADMIN gets EPERM" "$out" 'Operation not permitted'
+out=$(setpriv --bounding-set=-mac_admin sh -c "/usr/bin/printf 'x\n' > $VIGIL_FS/policy" 2>&1)
+t_match "and cannot load a policy" "$out" 'Operation not permitted'
+# Root in a new user namespace is not root in the initial one.
+if command -v unshare > /dev/null; then
+	out=$(unshare --user --map-root-user sh -c "/bin/echo off > $VIGIL_FS/mode" 2>&1)
+	t_match "user-namespace root cannot write mode" "$out" 'Permission denied|Operation not permitted'
+fi
+t_is "mode is still learn after all that" "$(cat $VIGIL_FS/mode)" learn
+
+t_is "learned is root-only" "$(stat -c %a $VIGIL_FS/learned)" 400
+t_is "subjects is root-only" "$(stat -c %a $VIGIL_FS/subjects)" 400
+t_fails "nobody cannot read learned" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/learned
+t_ok "stats is world-readable" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/stats
+
+# table_kb: bounds checked, shrinking evicts.
+t_fails "table_kb refuses 0" sh -c "echo 0 > $VIGIL_FS/table_kb"
+t_fails "table_kb refuses garbage" sh -c "echo 12x > $VIGIL_FS/table_kb"
+old_kb=$(cat $VIGIL_FS/table_kb)
+t_ok "table_kb accepts 64" sh -c "echo 64 > $VIGIL_FS/table_kb"
+t_ok "the table is within 64 KiB" test "$(vigil_stat table.bytes)" -le 65536
+t_ok "table_kb restored" sh -c "echo $old_kb > $VIGIL_FS/table_kb"
+echo '# nothing' > $VIGIL_FS/policy
+t_done
