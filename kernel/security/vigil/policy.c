@@ -62,14 +62,12 @@ int parse_error(struct parser *p, const char *fmt, ...)
 {
 	struct vigil_policy_error *err = p->err;
 	va_list args;
-	int n;
 
 	if (!err)
 		return -EINVAL;
 	err->line = p->line;
-	n = scnprintf(err->msg, sizeof(err->msg), "line %u: ", p->line);
 	va_start(args, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, args);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, args);
 	va_end(args);
 	return -EINVAL;
 }

@@ -30,7 +30,8 @@ struct vigil_policy_subject;
 
 /*
  * Why a policy was rejected: line is 1-based (0 when the error is not on a
- * line), msg reads "line N: what 'token'" and is NUL-terminated.
+ * line: -E2BIG, -ENOMEM), msg names the problem and the token, without the
+ * line ("unknown class 'fiel'"). Report it as "line %u: %s".
  */
 struct vigil_policy_error {
 	unsigned int line;

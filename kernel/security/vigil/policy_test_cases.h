@@ -8,9 +8,6 @@
 
 #include "policy.h"
 
-/* A string literal and its length, NUL bytes included. */
-#define VT(s) s, sizeof(s) - 1
-
 struct glob_match_case {
 	const char *pat;
 	const char *text;
@@ -112,8 +109,8 @@ static const struct glob_error_case glob_error_cases[] = {
 	{ "{{{{a}}}}", "braces nested too deep (> 3) in '{{{{a}}}}'" },
 	{ "/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}",
 	  "too many alternatives in '/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}' (> 64)" },
-	{ "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"
-	  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	{
+	  "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 	  "'{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}xxxxxxxxxx...' expands to too many bytes (4864 > 4096)" },
 	{ "", "empty glob" },
 };
@@ -191,13 +188,28 @@ static const struct access_case access_cases[] = {
 struct policy_case {
 	const char *name;
 	const char *text;
-	size_t len;
+	size_t len;		/* 0: strlen(text); set for texts with NULs */
 	int err;
 	const char *out;	/* the dump, or the error message */
 };
 
+static inline size_t policy_case_len(const struct policy_case *c)
+{
+	return c->len ? c->len : strlen(c->text);
+}
+
+/* An error as reported to users: "line N: message", or the message. */
+static inline void policy_error_format(const struct vigil_policy_error *err,
+				       char *buf, size_t size)
+{
+	if (err->line)
+		snprintf(buf, size, "line %u: %s", err->line, err->msg);
+	else
+		snprintf(buf, size, "%s", err->msg);
+}
+
 static const struct policy_case policy_cases[] = {
-	{ "example", VT(
+	{ "example",
 "# comment\n"
 "subject /usr/bin/demo {\n"
 "\tfile r /etc/hostname\n"
@@ -213,7 +225,7 @@ static const struct policy_case policy_cases[] = {
 "}\n"
 "subject /usr/sbin/* observe {\n"
 "\tfile r /etc/{passwd,group}\n"
-"}\n"), 0,
+"}\n", 0, 0,
 "subject /usr/bin/demo {\n"
 "\tfile r /etc/hostname\n"
 "\tfile rw /var/lib/demo/**\n"
@@ -230,23 +242,23 @@ static const struct policy_case policy_cases[] = {
 "subject /usr/sbin/* observe {\n"
 "\tfile r /etc/{passwd,group}\n"
 "}\n" },
-	{ "empty", VT(""), 0, "" },
-	{ "comments only", VT("# a\n\n   # b\r\n\t\n"), 0, "" },
-	{ "crlf, tabs, comments", VT(
+	{ "empty", "", 0, 0, "" },
+	{ "comments only", "# a\n\n   # b\r\n\t\n", 0, 0, "" },
+	{ "crlf, tabs, comments",
 "subject\t/bin/a\tlearn {   # why\r\n"
 "  file   wr\t/tmp/x # trailing\r\n"
-"}\r\n"), 0,
+"}\r\n", 0, 0,
 "subject /bin/a learn {\n\tfile rw /tmp/x\n}\n" },
-	{ "no final newline", VT("subject /bin/a {\n}"), 0,
+	{ "no final newline", "subject /bin/a {\n}", 0, 0,
 	  "subject /bin/a {\n}\n" },
-	{ "grouped by class", VT(
+	{ "grouped by class",
 "subject /bin/a off {\n"
 " module load /m/**\n"
 " cap use sys_admin\n"
 " file r /b\n"
 " cap use net_*\n"
 " file ir /a\n"
-"}\n"), 0,
+"}\n", 0, 0,
 "subject /bin/a off {\n"
 "\tfile r /b\n"
 "\tfile ri /a\n"
@@ -254,27 +266,27 @@ static const struct policy_case policy_cases[] = {
 "\tcap use net_*\n"
 "\tmodule load /m/**\n"
 "}\n" },
-	{ "escapes", VT(
+	{ "escapes",
 "subject /opt/my\\ app/bin {\n"
 " file r /tmp/a\\ b\\#c\\x09d\\x41\n"
 " file r /tmp/#x\n"
 " file r /tmp/\\{lit\\}\\,\n"
 " file rw /tmp/\\\\\n"
-"}\n"), 0,
+"}\n", 0, 0,
 "subject /opt/my\\ app/bin {\n"
 "\tfile r /tmp/a\\ b\\#c\\x09dA\n"
 "\tfile r /tmp/\\#x\n"
 "\tfile r /tmp/\\{lit\\},\n"
 "\tfile rw /tmp/\\\\\n"
 "}\n" },
-	{ "signals, caps, objects", VT(
+	{ "signals, caps, objects",
 "subject ** {\n"
 " signal sig34,hup **\n"
 " cap use {net_admin,sys_admin}\n"
 " file r **/x\n"
 " net accept *\n"
 " ptrace attach,read /usr/bin/{a,b}\n"
-"}\n"), 0,
+"}\n", 0, 0,
 "subject ** {\n"
 "\tfile r **/x\n"
 "\tcap use {net_admin,sys_admin}\n"
@@ -282,73 +294,73 @@ static const struct policy_case policy_cases[] = {
 "\tsignal hup,sig34 **\n"
 "\tptrace read,attach /usr/bin/{a,b}\n"
 "}\n" },
-	{ "unknown class", VT("subject /a {\n\tfiel r /x\n}\n"), -EINVAL,
+	{ "unknown class", "subject /a {\n\tfiel r /x\n}\n", 0, -EINVAL,
 	  "line 2: unknown class 'fiel'" },
-	{ "rule outside", VT("# x\nfile r /x\n"), -EINVAL,
+	{ "rule outside", "# x\nfile r /x\n", 0, -EINVAL,
 	  "line 2: rule outside a subject block" },
-	{ "rule after block", VT("subject /a {\n}\nfile r /x\n"), -EINVAL,
+	{ "rule after block", "subject /a {\n}\nfile r /x\n", 0, -EINVAL,
 	  "line 3: rule outside a subject block" },
-	{ "unknown keyword", VT("subjet /a {\n"), -EINVAL,
+	{ "unknown keyword", "subjet /a {\n", 0, -EINVAL,
 	  "line 1: unknown keyword 'subjet' (expected 'subject')" },
-	{ "unterminated", VT("subject /a {\n file r /x\n"), -EINVAL,
+	{ "unterminated", "subject /a {\n file r /x\n", 0, -EINVAL,
 	  "line 2: unterminated subject block opened at line 1" },
-	{ "unterminated crlf", VT("\r\nsubject /a {\r\n file r /x\r\n\r\n"),
+	{ "unterminated crlf", "\r\nsubject /a {\r\n file r /x\r\n\r\n", 0,
 	  -EINVAL, "line 4: unterminated subject block opened at line 2" },
-	{ "bad access", VT("subject /a {\n file rz /x\n}\n"), -EINVAL,
+	{ "bad access", "subject /a {\n file rz /x\n}\n", 0, -EINVAL,
 	  "line 2: access 'rz' invalid for class file" },
-	{ "bad net access", VT("subject /a {\n net socket,,bind *\n}\n"),
+	{ "bad net access", "subject /a {\n net socket,,bind *\n}\n", 0,
 	  -EINVAL, "line 2: access 'socket,,bind' invalid for class net" },
-	{ "unknown capability", VT("subject /a {\n cap use net_bind\n}\n"),
+	{ "unknown capability", "subject /a {\n cap use net_bind\n}\n", 0,
 	  -EINVAL, "line 2: unknown capability 'net_bind'" },
-	{ "bad escape", VT("subject /a {\n file r /a\\q\n}\n"), -EINVAL,
+	{ "bad escape", "subject /a {\n file r /a\\q\n}\n", 0, -EINVAL,
 	  "line 2: bad escape '\\q'" },
-	{ "backslash at end", VT("subject /a {\n file r /a\\\n}\n"), -EINVAL,
+	{ "backslash at end", "subject /a {\n file r /a\\\n}\n", 0, -EINVAL,
 	  "line 2: bad escape '\\'" },
-	{ "bad hex escape", VT("subject /a {\n file r /a\\xZ1\n}\n"), -EINVAL,
+	{ "bad hex escape", "subject /a {\n file r /a\\xZ1\n}\n", 0, -EINVAL,
 	  "line 2: bad escape '\\xZ1'" },
-	{ "NUL escape", VT("subject /a {\n file r /a\\x00\n}\n"), -EINVAL,
+	{ "NUL escape", "subject /a {\n file r /a\\x00\n}\n", 0, -EINVAL,
 	  "line 2: bad escape '\\x00'" },
-	{ "too many alternatives", VT(
-"subject /a {\n file r /{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}\n}\n"), -EINVAL,
+	{ "too many alternatives",
+"subject /a {\n file r /{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}\n}\n", 0, -EINVAL,
 	  "line 2: too many alternatives in '/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}' (> 64)" },
-	{ "NUL byte", VT("subject /a {\n\0}\n"), -EINVAL,
+	{ "NUL byte", "subject /a {\n\0}\n", 16, -EINVAL,
 	  "line 2: NUL byte in policy" },
-	{ "NUL byte first", VT("\0"), -EINVAL, "line 1: NUL byte in policy" },
-	{ "four tokens", VT("subject /a {\n file r /x /y\n}\n"), -EINVAL,
+	{ "NUL byte first", "\0", 1, -EINVAL, "line 1: NUL byte in policy" },
+	{ "four tokens", "subject /a {\n file r /x /y\n}\n", 0, -EINVAL,
 	  "line 2: expected 'CLASS ACCESS OBJECT', got 4 tokens" },
-	{ "one token", VT("subject /a {\n file\n}\n"), -EINVAL,
+	{ "one token", "subject /a {\n file\n}\n", 0, -EINVAL,
 	  "line 2: expected 'CLASS ACCESS OBJECT', got 1 token" },
-	{ "escaped brace", VT("subject /a \\{\n}\n"), -EINVAL,
+	{ "escaped brace", "subject /a \\{\n}\n", 0, -EINVAL,
 	  "line 1: expected '{' at the end of the subject line" },
-	{ "nested", VT("subject /a {\nsubject /b {\n}\n}\n"), -EINVAL,
+	{ "nested", "subject /a {\nsubject /b {\n}\n}\n", 0, -EINVAL,
 	  "line 2: subject inside the subject block opened at line 1" },
-	{ "close without open", VT("}\n"), -EINVAL,
+	{ "close without open", "}\n", 0, -EINVAL,
 	  "line 1: '}' without an open subject block" },
-	{ "close with more", VT("subject /a {\n} x\n"), -EINVAL,
+	{ "close with more", "subject /a {\n} x\n", 0, -EINVAL,
 	  "line 2: expected '}' alone on a line" },
-	{ "unknown mode", VT("subject /a enforce {\n}\n"), -EINVAL,
+	{ "unknown mode", "subject /a enforce {\n}\n", 0, -EINVAL,
 	  "line 1: unknown mode 'enforce' (learn, observe or off)" },
-	{ "missing brace", VT("subject /a learn\n}\n"), -EINVAL,
+	{ "missing brace", "subject /a learn\n}\n", 0, -EINVAL,
 	  "line 1: expected '{' at the end of the subject line" },
-	{ "subject too short", VT("subject {\n"), -EINVAL,
+	{ "subject too short", "subject {\n", 0, -EINVAL,
 	  "line 1: expected 'subject GLOB [MODE] {', got 2 tokens" },
-	{ "subject too long", VT("subject /a learn x {\n"), -EINVAL,
+	{ "subject too long", "subject /a learn x {\n", 0, -EINVAL,
 	  "line 1: expected 'subject GLOB [MODE] {', got 5 tokens" },
-	{ "relative subject", VT("subject demo {\n}\n"), -EINVAL,
+	{ "relative subject", "subject demo {\n}\n", 0, -EINVAL,
 	  "line 1: subject glob must start with '/' or '**': 'demo'" },
-	{ "relative object", VT("subject /a {\n file r etc/x\n}\n"), -EINVAL,
+	{ "relative object", "subject /a {\n file r etc/x\n}\n", 0, -EINVAL,
 	  "line 2: object must start with '/' or '**': 'etc/x'" },
-	{ "relative alternative", VT("subject /a {\n mount mount {/a,b}\n}\n"),
+	{ "relative alternative", "subject /a {\n module load {/a,b}\n}\n", 0,
 	  -EINVAL, "line 2: object must start with '/' or '**': '{/a,b}'" },
-	{ "unterminated brace", VT("subject /a {\n file r /{a\n}\n"), -EINVAL,
+	{ "unterminated brace", "subject /a {\n file r /{a\n}\n", 0, -EINVAL,
 	  "line 2: unterminated '{' in '/{a'" },
-	{ "unbalanced brace", VT("subject /a {\n file r /a}\n}\n"), -EINVAL,
+	{ "unbalanced brace", "subject /a {\n file r /a}\n}\n", 0, -EINVAL,
 	  "line 2: unbalanced '}' in '/a}'" },
-	{ "long token quoted", VT(
-"subject /a {\n fileeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee r /x\n}\n"),
+	{ "long token quoted",
+"subject /a {\n fileeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee r /x\n}\n", 0,
 	  -EINVAL,
 	  "line 2: unknown class 'fileeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee...'" },
-	{ "control byte quoted", VT("subject /a {\n f\x01 r /x\n}\n"), -EINVAL,
+	{ "control byte quoted", "subject /a {\n f\x01 r /x\n}\n", 0, -EINVAL,
 	  "line 2: unknown class 'f\\x01'" },
 };
 

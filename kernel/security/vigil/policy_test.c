@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil: KUnit tests of the policy language: globs, parser, dump, checks. */
+
+#include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/signal.h>
+
+#include "vigil.h"
+#include "policy_test_cases.h"
+
+static_assert(VIGIL_POLICY_MODE_OFF == VIGIL_MODE_OFF, "mode off");
+static_assert(VIGIL_POLICY_MODE_LEARN == VIGIL_MODE_LEARN, "mode learn");
+static_assert(VIGIL_POLICY_MODE_OBSERVE == VIGIL_MODE_OBSERVE, "mode observe");
+
+static void glob_match_desc(const struct glob_match_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%*pE' ~ '%*pE'",
+		 (int)strlen(c->pat), c->pat, (int)strlen(c->text), c->text);
+}
+
+KUNIT_ARRAY_PARAM(glob_match, glob_match_cases, glob_match_desc);
+
+static struct vigil_glob *compile_ok(struct kunit *test, const char *pat,
+				     size_t len)
+{
+	struct vigil_glob *g = NULL;
+	char why[160];
+
+	KUNIT_ASSERT_EQ_MSG(test, vigil_glob_compile(pat, len, &g, why,
+						     sizeof(why)), 0,
+			    "%s", why);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	return g;
+}
+
+static void vigil_glob_match_test(struct kunit *test)
+{
+	const struct glob_match_case *c = test->param_value;
+	struct vigil_glob *g = compile_ok(test, c->pat, strlen(c->pat));
+
+	KUNIT_EXPECT_EQ(test, vigil_glob_match(g, c->text, strlen(c->text)),
+			c->match);
+	vigil_glob_free(g);
+}
+
+static void glob_error_desc(const struct glob_error_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%*pE'", (int)strlen(c->pat),
+		 c->pat);
+}
+
+KUNIT_ARRAY_PARAM(glob_error, glob_error_cases, glob_error_desc);
+
+static void vigil_glob_error_test(struct kunit *test)
+{
+	const struct glob_error_case *c = test->param_value;
+	struct vigil_glob *g = NULL;
+	char why[160];
+
+	KUNIT_EXPECT_EQ(test, vigil_glob_compile(c->pat, strlen(c->pat), &g,
+						 why, sizeof(why)),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, g);
+	KUNIT_EXPECT_STREQ(test, why, c->msg);
+}
+
+static void glob_source_desc(const struct glob_source_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "'%*pE'", (int)strlen(c->pat),
+		 c->pat);
+}
+
+KUNIT_ARRAY_PARAM(glob_source, glob_source_cases, glob_source_desc);
+
+static void vigil_glob_source_test(struct kunit *test)
+{
+	const struct glob_source_case *c = test->param_value;
+	struct vigil_glob *g = compile_ok(test, c->pat, strlen(c->pat));
+	struct vigil_glob *again;
+	const char *src;
+	size_t len;
+
+	src = vigil_glob_source(g, &len);
+	KUNIT_EXPECT_STREQ(test, src, c->src);
+	KUNIT_EXPECT_EQ(test, len, strlen(c->src));
+	again = compile_ok(test, src, len);
+	KUNIT_EXPECT_STREQ(test, vigil_glob_source(again, NULL), c->src);
+	vigil_glob_free(again);
+	vigil_glob_free(g);
+}
+
+/* Hostile patterns on 4000-byte texts finish in linear time. */
+static void vigil_glob_adversarial_test(struct kunit *test)
+{
+	static const struct {
+		const char *pat;
+		bool slashes;
+		bool match;
+	} cases[] = {
+		{ "*a*a*a*a*a*a*a*a*b", false, false },
+		{ "**a**a**a**a**a**a**a**a**b", false, false },
+		{ "**/**/**/**", true, true },
+		{ "**/**/**/**b", true, false },
+		{ "*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?c", false, false },
+		{ "{*a,**a,?*a}{*a,**a,?*a}{*a,**a}{*a,**a}b", true, false },
+	};
+	char *text = kunit_kmalloc(test, 4000, GFP_KERNEL);
+	unsigned int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct vigil_glob *g = compile_ok(test, cases[i].pat,
+						  strlen(cases[i].pat));
+		u64 t0;
+
+		memset(text, 'a', 4000);
+		for (k = 1; cases[i].slashes && k < 4000; k += 2)
+			text[k] = '/';
+		t0 = ktime_get_ns();
+		KUNIT_EXPECT_EQ(test, vigil_glob_match(g, text, 4000),
+				cases[i].match);
+		/* Linear: well under a millisecond; generous for emulators. */
+		KUNIT_EXPECT_LT_MSG(test, ktime_get_ns() - t0, 500 * NSEC_PER_MSEC,
+				    "%s", cases[i].pat);
+		vigil_glob_free(g);
+	}
+}
+
+static void vigil_glob_long_test(struct kunit *test)
+{
+	char *text = kunit_kmalloc(test, 4097, GFP_KERNEL);
+	char *pat = kunit_kmalloc(test, 1024, GFP_KERNEL);
+	struct vigil_glob *g;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_NOT_NULL(test, pat);
+	memset(text, 'a', 4097);
+	g = compile_ok(test, "**", 2);
+	KUNIT_EXPECT_TRUE(test, vigil_glob_match(g, text, 4096));
+	KUNIT_EXPECT_FALSE(test, vigil_glob_match(g, text, 4097));
+	vigil_glob_free(g);
+
+	/* 1024 bytes: 17 state words, with stars across word boundaries. */
+	memset(pat, 'a', 1024);
+	for (i = 60; i < 1024; i += 64)
+		pat[i] = '*';
+	pat[1023] = 'b';
+	g = compile_ok(test, pat, 1024);
+	KUNIT_EXPECT_FALSE(test, vigil_glob_match(g, text, 2000));
+	text[1999] = 'b';
+	KUNIT_EXPECT_TRUE(test, vigil_glob_match(g, text, 2000));
+	KUNIT_EXPECT_FALSE(test, vigil_glob_match(g, text, 1000));
+	vigil_glob_free(g);
+}
+
+static struct kunit_case vigil_match_test_cases[] = {
+	KUNIT_CASE_PARAM(vigil_glob_match_test, glob_match_gen_params),
+	KUNIT_CASE_PARAM(vigil_glob_error_test, glob_error_gen_params),
+	KUNIT_CASE_PARAM(vigil_glob_source_test, glob_source_gen_params),
+	KUNIT_CASE(vigil_glob_adversarial_test),
+	KUNIT_CASE(vigil_glob_long_test),
+	{}
+};
+
+static struct kunit_suite vigil_match_test_suite = {
+	.name = "vigil_match",
+	.test_cases = vigil_match_test_cases,
+};
+
+static void access_desc(const struct access_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s '%s'",
+		 vigil_class_name(c->class), c->s);
+}
+
+KUNIT_ARRAY_PARAM(access, access_cases, access_desc);
+
+static void vigil_access_test(struct kunit *test)
+{
+	const struct access_case *c = test->param_value;
+	u64 access = 0x5a5a;
+	char buf[64];
+
+	KUNIT_ASSERT_EQ(test, vigil_access_parse(c->class, c->s, strlen(c->s),
+						 &access),
+			c->err);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, access, 0x5a5a);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, access, c->access);
+	KUNIT_EXPECT_EQ(test, vigil_access_format(c->class, access, buf,
+						  sizeof(buf)),
+			(int)strlen(c->canon));
+	KUNIT_EXPECT_STREQ(test, buf, c->canon);
+}
+
+static void vigil_names_test(struct kunit *test)
+{
+	char buf[8];
+	int i;
+
+	for (i = 0; i < VIGIL_OP_COUNT; i++) {
+		const char *n = vigil_op_name(i);
+
+		KUNIT_EXPECT_EQ(test, vigil_op_from_name(n, strlen(n)), i);
+		KUNIT_EXPECT_LT(test, vigil_op_class(i), VIGIL_CLASS_COUNT);
+	}
+	for (i = 0; i < VIGIL_CLASS_COUNT; i++) {
+		const char *n = vigil_class_name(i);
+
+		KUNIT_EXPECT_EQ(test, vigil_class_from_name(n, strlen(n)), i);
+	}
+	for (i = 0; i <= CAP_LAST_CAP; i++) {
+		const char *n = vigil_cap_name(i);
+
+		KUNIT_ASSERT_NOT_NULL(test, n);
+		KUNIT_EXPECT_EQ(test, vigil_cap_from_name(n, strlen(n)), i);
+	}
+	KUNIT_EXPECT_STREQ(test, vigil_cap_name(CAP_NET_BIND_SERVICE),
+			   "net_bind_service");
+	KUNIT_EXPECT_STREQ(test, vigil_cap_name(CAP_CHECKPOINT_RESTORE),
+			   "checkpoint_restore");
+	KUNIT_EXPECT_NULL(test, vigil_cap_name(CAP_LAST_CAP + 1));
+	KUNIT_EXPECT_STREQ(test, vigil_signal_name(SIGKILL, buf, sizeof(buf)),
+			   "kill");
+	KUNIT_EXPECT_STREQ(test, vigil_signal_name(SIGTERM, buf, sizeof(buf)),
+			   "term");
+	KUNIT_EXPECT_STREQ(test, vigil_signal_name(SIGSYS, buf, sizeof(buf)),
+			   "sys");
+	KUNIT_EXPECT_STREQ(test, vigil_signal_name(SIGRTMIN, buf, sizeof(buf)),
+			   "sig32");
+	KUNIT_EXPECT_NULL(test, vigil_signal_name(0, buf, sizeof(buf)));
+	KUNIT_EXPECT_NULL(test, vigil_signal_name(65, buf, sizeof(buf)));
+}
+
+static char *dump_alloc(struct kunit *test, const struct vigil_policy *p)
+{
+	size_t len = vigil_policy_dump(p, NULL, 0);
+	char *buf = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, vigil_policy_dump(p, buf, len + 1), len);
+	return buf;
+}
+
+static void policy_desc(const struct policy_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(policy, policy_cases, policy_desc);
+
+static void vigil_policy_parse_test(struct kunit *test)
+{
+	const struct policy_case *c = test->param_value;
+	struct vigil_policy_error *err;
+	struct vigil_policy *p = NULL, *p2 = NULL;
+	char *dump;
+	int ret;
+
+	err = kunit_kzalloc(test, sizeof(*err), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, err);
+	ret = vigil_policy_parse(c->text, policy_case_len(c), &p, err);
+	KUNIT_ASSERT_EQ_MSG(test, ret, c->err, "%s", err->msg);
+	if (ret) {
+		char full[200];
+
+		KUNIT_EXPECT_NULL(test, p);
+		policy_error_format(err, full, sizeof(full));
+		KUNIT_EXPECT_STREQ(test, full, c->out);
+		KUNIT_EXPECT_GT(test, err->line, 0U);
+		return;
+	}
+	dump = dump_alloc(test, p);
+	KUNIT_EXPECT_STREQ(test, dump, c->out);
+	/* The dump parses back into the same dump. */
+	ret = vigil_policy_parse(dump, strlen(dump), &p2, err);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s", err->msg);
+	if (!ret)
+		KUNIT_EXPECT_STREQ(test, dump_alloc(test, p2), dump);
+	vigil_policy_free(p2);
+	vigil_policy_free(p);
+}
+
+static void eval_desc(const struct eval_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s %llx %s", c->exe,
+		 vigil_class_name(c->class), (unsigned long long)c->access,
+		 c->object);
+}
+
+KUNIT_ARRAY_PARAM(eval, eval_cases, eval_desc);
+
+static void vigil_policy_eval_test(struct kunit *test)
+{
+	const struct eval_case *c = test->param_value;
+	const struct vigil_policy_subject *s;
+	struct vigil_policy *p = NULL;
+	int got;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(eval_policy,
+						 strlen(eval_policy), &p, NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, vigil_policy_nr_subjects(p), 3U);
+	KUNIT_EXPECT_EQ(test, vigil_policy_nr_rules(p), 12U);
+	KUNIT_EXPECT_TRUE(test, vigil_policy_has_modes(p));
+	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe));
+	if (s) {
+		got = vigil_policy_allows(s, c->class, c->access, c->object,
+					  strlen(c->object));
+		KUNIT_EXPECT_EQ(test, vigil_policy_subject_mode(s), c->mode);
+	} else {
+		got = EVAL_NOT_NAMED;
+	}
+	KUNIT_EXPECT_EQ(test, got, c->expect);
+	vigil_policy_free(p);
+}
+
+static void expect_parse_error(struct kunit *test, const char *text,
+			       size_t len, int ret, const char *msg)
+{
+	struct vigil_policy_error *err;
+	struct vigil_policy *p = NULL;
+	char full[200];
+
+	err = kunit_kzalloc(test, sizeof(*err), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, err);
+	KUNIT_EXPECT_EQ(test, vigil_policy_parse(text, len, &p, err), ret);
+	KUNIT_EXPECT_NULL(test, p);
+	policy_error_format(err, full, sizeof(full));
+	KUNIT_EXPECT_STREQ(test, full, msg);
+	vigil_policy_free(p);
+}
+
+static void vigil_policy_limits_test(struct kunit *test)
+{
+	size_t size = VIGIL_POLICY_MAX_BYTES + 1;
+	char *text = kvmalloc(size, GFP_KERNEL);
+	struct vigil_policy *p = NULL;
+	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	memset(text, '\n', size);
+	expect_parse_error(test, text, size, -E2BIG,
+			   "policy too large (1048577 > 1048576 bytes)");
+	KUNIT_EXPECT_EQ(test, vigil_policy_parse(text, size - 1, &p, NULL), 0);
+	vigil_policy_free(p);
+
+	memset(text, ' ', 4097);
+	text[0] = '#';
+	expect_parse_error(test, text, 4097, -EINVAL,
+			   "line 1: line too long (4097 > 4096 bytes)");
+
+	n = scnprintf(text, size, "subject /a {\n file r /");
+	memset(text + n, 'a', 1299);
+	n += 1299;
+	n += scnprintf(text + n, size - n, "\n}\n");
+	expect_parse_error(test, text, n, -EINVAL,
+			   "line 2: glob too long (1300 > 1024 bytes)");
+	kvfree(text);
+}
+
+static void vigil_policy_dump_size_test(struct kunit *test)
+{
+	const struct policy_case *c = &policy_cases[0];
+	struct vigil_policy *p = NULL;
+	char *full, *buf;
+	size_t len, size;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(c->text, policy_case_len(c), &p, NULL), 0);
+	full = dump_alloc(test, p);
+	len = strlen(full);
+	buf = kunit_kmalloc(test, len + 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (size = 1; size <= len + 1; size += 7) {
+		buf[size] = 'X';
+		KUNIT_EXPECT_EQ(test, vigil_policy_dump(p, buf, size), len);
+		KUNIT_EXPECT_EQ(test, strlen(buf), min(len, size - 1));
+		KUNIT_EXPECT_EQ(test, memcmp(buf, full, strlen(buf)), 0);
+		KUNIT_EXPECT_EQ(test, buf[size], 'X');
+	}
+	vigil_policy_free(p);
+}
+
+static struct kunit_case vigil_policy_test_cases[] = {
+	KUNIT_CASE_PARAM(vigil_access_test, access_gen_params),
+	KUNIT_CASE(vigil_names_test),
+	KUNIT_CASE_PARAM(vigil_policy_parse_test, policy_gen_params),
+	KUNIT_CASE_PARAM(vigil_policy_eval_test, eval_gen_params),
+	KUNIT_CASE(vigil_policy_limits_test),
+	KUNIT_CASE(vigil_policy_dump_size_test),
+	{}
+};
+
+static struct kunit_suite vigil_policy_test_suite = {
+	.name = "vigil_policy",
+	.test_cases = vigil_policy_test_cases,
+};
+
+kunit_test_suites(&vigil_match_test_suite, &vigil_policy_test_suite);
