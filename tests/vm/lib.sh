@@ -121,3 +121,8 @@ vigil_subject() {
 vigil_stat() { awk -v k="$1" '$1 == k { print $2 }' "$VIGIL_FS/stats"; }
 
 vigil_mode() { echo "$1" > "$VIGIL_FS/mode"; }
+
+# vigil_load TEXT: load a policy in one write(2), as the kernel requires
+# (the shell's printf may split its output into several writes).
+vigil_load() { printf '%s\n' "$1" | dd of="$VIGIL_FS/policy" bs=16M count=1 iflag=fullblock status=none; }
+mkdir -p /tmp/vigil-t

@@ -120,8 +120,9 @@ static const struct file_operations table_kb_fops = {
 
 /*
  * policy: a write replaces the candidate policy atomically, in one
- * write(2) from offset 0; a read gives the canonical form of the one in
- * force, generated when the file is opened for reading.
+ * write(2) from offset 0 (a writer that splits it gets -EINVAL for the
+ * rest); a read gives the canonical form of the one in force, generated
+ * when the file is opened for reading.
  */
 struct policy_dump {
 	size_t len;
@@ -190,7 +191,11 @@ static ssize_t policy_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&policy_error_lock);
 	strscpy(policy_error, err, sizeof(policy_error));
 	mutex_unlock(&policy_error_lock);
-	return rc ? rc : count;
+	if (rc)
+		return rc;
+	/* A second chunk of the same write stream is refused, not loaded. */
+	*ppos = count;
+	return count;
 }
 
 static const struct file_operations policy_fops = {

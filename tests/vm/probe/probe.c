@@ -4,7 +4,12 @@
  * hook family is exercised by a known program doing a known thing.
  *
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
- *                    mount DIR | module FILE | lock FILE | ioctl FILE
+ *                    mount DIR | module FILE | lock FILE | ioctl FILE |
+ *                    fdpass FILE DATA
+ *
+ * fdpass: a child without CAP_MAC_ADMIN opens FILE for writing and passes
+ * the descriptor (SCM_RIGHTS) to this process, which has it and writes
+ * DATA through it. Prints the errno name of the write ("OK" on success).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -24,6 +29,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 static int fail(const char *what)
 {
@@ -167,6 +173,65 @@ static int do_ioctl(const char *file)
 	return 0;
 }
 
+/* Drop one capability from the effective, permitted and inheritable sets. */
+static int drop_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[cap / 32].effective &= ~(1U << (cap % 32));
+	d[cap / 32].permitted &= ~(1U << (cap % 32));
+	d[cap / 32].inheritable &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &h, d);
+}
+
+static int do_fdpass(const char *file, const char *data)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c;
+	int sv[2], fd, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return fail("socketpair");
+	pid = fork();
+	if (pid == 0) {
+		if (drop_cap(CAP_MAC_ADMIN))
+			_exit(fail("capset"));
+		fd = open(file, O_WRONLY);
+		if (fd < 0)
+			_exit(fail("open"));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		_exit(sendmsg(sv[1], &msg, 0) == 1 ? 0 : fail("sendmsg"));
+	}
+	if (recvmsg(sv[0], &msg, 0) != 1)
+		return fail("recvmsg");
+	waitpid(pid, &st, 0);
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return fail("no descriptor received");
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (write(fd, data, strlen(data)) >= 0)
+		printf("OK\n");
+	else
+		printf("%s\n", strerrorname_np(errno));
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -185,6 +250,8 @@ int main(int argc, char **argv)
 		return do_lock(argv[2]);
 	if (!strcmp(verb, "ioctl") && argc == 3)
 		return do_ioctl(argv[2]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE\n");
+	if (!strcmp(verb, "fdpass") && argc == 4)
+		return do_fdpass(argv[2], argv[3]);
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA\n");
 	return 2;
 }

@@ -5,7 +5,9 @@
 good="subject /usr/bin/true observe {
 	file r /etc/hostname
 }"
-t_ok "a good policy loads" sh -c "printf '%s\n' '$good' > $VIGIL_FS/policy"
+t_ok "a good policy loads" vigil_load "$good"
+t_match "it reads back" "$(cat $VIGIL_FS/policy)" '^subject /usr/bin/true observe'
+
 dump=$(cat $VIGIL_FS/policy)
 gen=$(vigil_stat policy.generation)
 
@@ -13,7 +15,7 @@ bad="subject /usr/bin/true {
 	file r /etc/hostname
 	fiel r /etc/passwd
 }"
-out=$(printf '%s\n' "$bad" 2>&1 > $VIGIL_FS/policy)
+out=$(vigil_load "$bad" 2>&1)
 t_match "a bad policy is refused with EINVAL" "$out" 'Invalid argument'
 t_match "policy_errors names the line" "$(cat $VIGIL_FS/policy_errors)" '^line 3: .*fiel'
 t_is "the old policy is still in force" "$(cat $VIGIL_FS/policy)" "$dump"

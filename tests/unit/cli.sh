@@ -1,0 +1,394 @@
+# Command-line tests of vigil, sourced by tests/unit/run with VIGIL (the
+# binary), work (a scratch folder), top, cli_prefix and t_ok/t_fail set.
+# Each test is a function; its output goes to a log shown on failure.
+# shellcheck shell=bash
+
+fx=tests/fixtures
+ref=$top/tests/fixtures/ref
+cw=$work/$cli_prefix
+mkdir -p "$cw"
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+unset VIGIL_DB VIGIL_SECURITYFS VIGIL_INGEST_BATCH VIGIL_TEST_CRASH_AFTER
+
+t_cli() {
+	local name=$1
+	shift
+	if (cd "$top" && set -e && "$@") > "$cw/log" 2>&1; then
+		t_ok "$cli_prefix/$name"
+	else
+		t_fail "$cli_prefix/$name" "$cw/log"
+	fi
+}
+
+# expect_rc RC CMD...: CMD must exit RC (its output in $cw/o, $cw/e).
+expect_rc() {
+	local want=$1 rc=0
+	shift
+	"$@" > "$cw/o" 2> "$cw/e" || rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "exit $rc, expected $want: $*"
+		cat "$cw/o" "$cw/e"
+		return 1
+	fi
+}
+
+# dump DB: the data tables, as sqlite3 .dump prints them.
+dump() {
+	local t
+	for t in records foreign_records sources; do
+		sqlite3 "$1" ".dump $t"
+	done
+}
+
+count() {
+	sqlite3 "$1" "$2"
+}
+
+# golden NAME FILE: FILE must equal tests/fixtures/ref/NAME.
+golden() {
+	diff -u "$ref/$1" "$2"
+}
+
+c_usage() {
+	expect_rc 0 "$VIGIL" --version
+	grep -q '^vigil ' "$cw/o"
+	expect_rc 0 "$VIGIL" --help
+	grep -q 'ingest' "$cw/o"
+	expect_rc 0 "$VIGIL" -h
+	expect_rc 2 "$VIGIL"
+	expect_rc 2 "$VIGIL" frobnicate
+	grep -q "unknown verb" "$cw/e"
+	expect_rc 2 "$VIGIL" --no-such-option
+	expect_rc 0 "$VIGIL" ingest -h
+	expect_rc 2 "$VIGIL" ingest --bogus
+	expect_rc 2 "$VIGIL" mode sideways
+}
+
+c_ingest_learn() {
+	local db=$cw/learn.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	golden learn.summary "$cw/o"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 20 ]
+	# hex strings decoded, ? as NULL, extras kept, object per op class
+	[ "$(count "$db" "SELECT path FROM records WHERE seq = 13")" = "/tmp/a b " ]
+	[ "$(count "$db" "SELECT exe || '|' || comm FROM records WHERE seq = 14")" = "/home/users/my tool/bin/run|my run" ]
+	[ "$(count "$db" "SELECT count(*) FROM records WHERE seq = 14 AND path = '/tmp/line' || char(10) || 'break'")" = 1 ]
+	[ "$(count "$db" "SELECT object || '|' || extra FROM records WHERE seq = 15")" = "net_bind_service|capability=10" ]
+	[ "$(count "$db" "SELECT count(*) FROM records WHERE seq = 28 AND exe IS NULL")" = 1 ]
+	[ "$(count "$db" "SELECT object FROM records WHERE seq = 18")" = "unix:stream:/run/php/php-fpm.sock" ]
+	[ "$(count "$db" "SELECT time_ms || ':' || serial FROM records WHERE seq = 12")" = "1796284356690:57" ]
+	# the --db after the verb and VIGIL_DB work too
+	rm -f "$cw/env.db"*
+	VIGIL_DB=$cw/env.db expect_rc 0 "$VIGIL" ingest $fx/vigil-learn.log
+	[ "$(count "$cw/env.db" 'SELECT count(*) FROM records')" = 20 ]
+	rm -f "$cw/opt.db"*
+	expect_rc 0 "$VIGIL" ingest --db "$cw/opt.db" $fx/vigil-learn.log
+	[ "$(count "$cw/opt.db" 'SELECT count(*) FROM records')" = 20 ]
+}
+
+c_idempotent() {
+	local db=$cw/idem.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/foreign.log
+	dump "$db" > "$cw/d1"
+	# same files: nothing read again (positions)
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/foreign.log
+	grep -q ' 0 events read, 0 vigil records stored' "$cw/o"
+	dump "$db" > "$cw/d2"
+	diff -u "$cw/d1" "$cw/d2"
+	# the same content from stdin (no position): all duplicates
+	cat $fx/vigil-learn.log | expect_rc 0 "$VIGIL" --db "$db" ingest -
+	grep -q ' 0 vigil records stored, 20 duplicates skipped' "$cw/o"
+	# a copy (another inode) of both: nothing new
+	cp $fx/vigil-learn.log "$cw/copy.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/copy.log" $fx/foreign.log
+	diff -u <(grep -v 'INSERT INTO sources' "$cw/d1") \
+		<(dump "$db" | grep -v 'INSERT INTO sources')
+}
+
+c_rotated_overlap() {
+	local db=$cw/rot.db
+	rm -f "$db"* "$cw/learn-only.db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/rotated/audit.log.1 $fx/rotated/audit.log
+	grep -q ' 20 vigil records stored, 3 duplicates skipped' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$cw/learn-only.db" ingest $fx/vigil-learn.log
+	diff -u <(sqlite3 "$cw/learn-only.db" '.dump records') \
+		<(sqlite3 "$db" '.dump records')
+}
+
+c_rotation_follows_inode() {
+	local db=$cw/follow.db d=$cw/follow
+	rm -rf "$db"* "$d"
+	mkdir -p "$d"
+	head -n 10 $fx/vigil-learn.log > "$d/audit.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/audit.log"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 3 ]
+	# auditd appends, then rotates: audit.log -> audit.log.1 (same inode)
+	sed -n '11,20p' $fx/vigil-learn.log >> "$d/audit.log"
+	mv "$d/audit.log" "$d/audit.log.1"
+	sed -n '21,$p' $fx/vigil-learn.log > "$d/audit.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/audit.log.1" "$d/audit.log"
+	# only the new lines were read: no duplicates
+	grep -q ' 17 vigil records stored, 0 duplicates skipped' "$cw/o"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 20 ]
+	[ "$(count "$db" "SELECT count(*) FROM sources WHERE path LIKE '%audit.log.1'")" = 1 ]
+	# truncated and rewritten in place (same inode): read from the start
+	: > "$d/audit.log.1"
+	sed -n '1,3p' $fx/foreign.log > "$d/audit.log.1"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/audit.log.1"
+	grep -q 'reading it from the start' "$cw/e"
+	grep -q '2 AppArmor, 0 SELinux' "$cw/o"
+}
+
+c_foreign() {
+	local db=$cw/foreign.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/foreign.log
+	golden foreign.summary "$cw/o"
+	[ "$(count "$db" "SELECT group_concat(kind || '=' || records, ' ') FROM (SELECT * FROM foreign_counts ORDER BY kind)")" = "apparmor=2 landlock=4 other=3 selinux=1" ]
+	[ "$(count "$db" "SELECT verdict FROM records")" = would-deny ]
+}
+
+c_enriched() {
+	local db=$cw/enriched.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-enriched.log
+	golden enriched.summary "$cw/o"
+	[ "$(count "$db" "SELECT extra FROM records WHERE seq = 317")" = "capability=33" ]
+	[ "$(count "$db" "SELECT object FROM records WHERE seq = 908")" = "(memory)" ]
+	# the ENRICHED part is not stored
+	[ "$(count "$db" "SELECT count(*) FROM foreign_records WHERE text GLOB '*FSUID=*' OR text GLOB '* ' OR instr(text, char(29))")" = 0 ]
+}
+
+c_malformed() {
+	local db=$cw/bad.db
+	rm -f "$db"*
+	expect_rc 1 "$VIGIL" --db "$db" ingest $fx/malformed.log
+	golden malformed.summary "$cw/o"
+	golden malformed.stderr "$cw/e"
+	[ "$(count "$db" 'SELECT group_concat(seq) FROM records')" = "40,45,46,47,49,50" ]
+	# the unterminated last line was left; once completed it is stored
+	cp $fx/malformed.log "$cw/grow.log"
+	expect_rc 1 "$VIGIL" --db "$db" ingest "$cw/grow.log"
+	echo >> "$cw/grow.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/grow.log"
+	grep -q ' 1 vigil records stored, 0 duplicates skipped.* 0 malformed$' "$cw/o"
+	# not an audit log at all, a folder, a missing file: exit 2
+	expect_rc 2 "$VIGIL" --db "$db" ingest $fx/notaudit.txt
+	grep -q '3 malformed' "$cw/o"
+	expect_rc 2 "$VIGIL" --db "$db" ingest $fx
+	expect_rc 2 "$VIGIL" --db "$db" ingest "$cw/no-such-file"
+	grep -q 'no-such-file: No such file' "$cw/e"
+	# one missing among good ones: a finding, the rest is read
+	rm -f "$cw/bad2.db"*
+	expect_rc 1 "$VIGIL" --db "$cw/bad2.db" ingest "$cw/no-such-file" $fx/vigil-learn.log
+	grep -q ' 20 vigil records stored' "$cw/o"
+	# an empty file is fine
+	: > "$cw/empty.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/empty.log"
+	# random bytes never crash
+	head -c 300000 /dev/urandom > "$cw/random.bin"
+	expect_rc 2 "$VIGIL" --db "$db" ingest "$cw/random.bin"
+	# records cut at every length never crash and are never stored half
+	local line i
+	line=$(sed -n 2p $fx/vigil-learn.log)
+	: > "$cw/cuts.log"
+	for ((i = 1; i < ${#line}; i += 3)); do
+		printf '%s\n' "${line:0:i}" >> "$cw/cuts.log"
+	done
+	rm -f "$cw/cuts.db"*
+	"$VIGIL" --db "$cw/cuts.db" ingest "$cw/cuts.log" > "$cw/o" 2>&1 || [ $? = 1 ] || [ $? = 2 ]
+	[ "$(count "$cw/cuts.db" 'SELECT count(*) FROM records')" -le 1 ]
+}
+
+c_newer_db_refused() {
+	local db=$cw/newer.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	sqlite3 "$db" 'PRAGMA user_version = 99'
+	expect_rc 2 "$VIGIL" --db "$db" ingest $fx/foreign.log
+	grep -q 'schema version 99, newer than this vigil' "$cw/e"
+	: > "$cw/notadb.db"
+	echo "not a database at all, just some text that is long enough to matter" > "$cw/notadb.db"
+	expect_rc 2 "$VIGIL" --db "$cw/notadb.db" ingest $fx/foreign.log
+}
+
+# kill -9 at many points of a run, then rerun: the same data as a clean run.
+c_kill9() {
+	local clean=$cw/clean.db inputs k rc
+	inputs=("$fx/vigil-learn.log" "$fx/foreign.log" "$fx/vigil-enriched.log" "$fx/malformed.log")
+	rm -f "$clean"*
+	VIGIL_INGEST_BATCH=3 "$VIGIL" --db "$clean" ingest "${inputs[@]}" > /dev/null 2>&1 || true
+	dump "$clean" > "$cw/clean.dump"
+	[ "$(count "$clean" 'SELECT count(*) FROM records')" -gt 20 ]
+	for k in 1 2 3 4 5 7 11 17 23 31 35 36 40 47 50 53 60 64; do
+		rm -f "$cw/k.db"*
+		rc=0
+		VIGIL_INGEST_BATCH=3 VIGIL_TEST_CRASH_AFTER=$k \
+			"$VIGIL" --db "$cw/k.db" ingest "${inputs[@]}" > /dev/null 2>&1 || rc=$?
+		if [ $rc != 137 ]; then
+			echo "crash point $k: exit $rc, expected 137 (SIGKILL)"
+			return 1
+		fi
+		VIGIL_INGEST_BATCH=3 "$VIGIL" --db "$cw/k.db" ingest "${inputs[@]}" > /dev/null 2>&1 || true
+		dump "$cw/k.db" > "$cw/k.dump"
+		diff -u "$cw/clean.dump" "$cw/k.dump" || {
+			echo "crash point $k: database differs"
+			return 1
+		}
+	done
+}
+
+# A real kill -9 from outside, at a random moment of a bigger ingest.
+c_kill9_live() {
+	local big=$cw/big.log i j
+	if [ ! -f "$big" ]; then
+		for ((i = 0; i < 4000; i++)); do
+			j=$((i * 3))
+			printf 'type=KERNEL_OTHER msg=audit(1796290000.%03d:%d): vigil=1 seq=%d verdict=learned op=open access=r uid=0 exe="/usr/bin/t%d" path="/data/f%d" target=? pid=%d comm="t"\n' $((i % 1000)) $((j + 1)) $((i + 1)) $((i % 50)) "$i" $((i + 100))
+			printf 'type=SYSCALL msg=audit(1796290000.%03d:%d): arch=c000003e syscall=257 success=yes exit=3 items=1 pid=%d comm="t" exe="/usr/bin/t%d"\n' $((i % 1000)) $((j + 1)) $((i + 100)) $((i % 50))
+			printf 'type=AVC msg=audit(1796290000.%03d:%d): apparmor="ALLOWED" operation="open" profile="p%d" name="/x%d" pid=1 comm="x"\n' $((i % 1000)) $((j + 2)) $((i % 7)) "$i"
+		done > "$big"
+	fi
+	rm -f "$cw/bigclean.db"*
+	VIGIL_INGEST_BATCH=50 "$VIGIL" --db "$cw/bigclean.db" ingest "$big" > /dev/null 2>&1
+	dump "$cw/bigclean.db" > "$cw/bigclean.dump"
+	local delay
+	for delay in 0.01 0.05 0.1 0.2; do
+		rm -f "$cw/live.db"*
+		VIGIL_INGEST_BATCH=50 "$VIGIL" --db "$cw/live.db" ingest "$big" > /dev/null 2>&1 &
+		sleep $delay
+		kill -9 $! 2> /dev/null || true
+		wait $! 2> /dev/null || true
+		VIGIL_INGEST_BATCH=50 "$VIGIL" --db "$cw/live.db" ingest "$big" > /dev/null 2>&1
+		dump "$cw/live.db" > "$cw/live.dump"
+		diff -u "$cw/bigclean.dump" "$cw/live.dump" > /dev/null || {
+			echo "kill after ${delay}s: database differs"
+			return 1
+		}
+	done
+	[ "$(count "$cw/live.db" 'SELECT count(*) FROM records')" = 4000 ]
+}
+
+# A fake securityfs folder for the kernel verbs.
+fake_sfs() {
+	local d=$cw/sfs
+	rm -rf "$d"
+	mkdir -p "$d"
+	echo learn > "$d/mode"
+	printf 'mode learn\nrecords.seq 28\nrecords.lost 0\n' > "$d/stats"
+	: > "$d/policy"
+	: > "$d/policy_errors"
+	echo "$d"
+}
+
+c_status_mode() {
+	local d
+	d=$(fake_sfs)
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" status
+	grep -q '^mode learn$' "$cw/o"
+	grep -q '^records.seq 28$' "$cw/o"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" mode observe
+	[ "$(cat "$d/mode")" = observe ]
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" mode
+	grep -q '^observe$' "$cw/o"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" mode enforce
+	[ "$(cat "$d/mode")" = observe ]
+	VIGIL_SECURITYFS=$cw/nowhere expect_rc 2 "$VIGIL" status
+	grep -q 'is this kernel running vigil' "$cw/e"
+}
+
+c_load() {
+	local d
+	d=$(fake_sfs)
+	printf 'subject /usr/bin/cat {\n  file r /etc/hostname\n}\n' > "$cw/good.policy"
+	printf 'subject /usr/bin/cat {\n  fiel r /etc/hostname\n}\n' > "$cw/bad.policy"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/bad.policy"
+	grep -q "^$cw/bad.policy:2: " "$cw/e"
+	[ ! -s "$d/policy" ]	# the kernel was not touched
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" load -n "$cw/good.policy"
+	[ ! -s "$d/policy" ]
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" load "$cw/good.policy"
+	cmp "$cw/good.policy" "$d/policy"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" load --dump "$cw/good.policy"
+	grep -q 'subject /usr/bin/cat' "$cw/o"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/no-such.policy"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load
+	# the kernel side unwritable: an error, exit 2
+	rm -f "$d/policy"
+	mkdir "$d/policy"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/good.policy"
+}
+
+c_snapshot() {
+	local d db=$cw/snap.db
+	d=$(fake_sfs)
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	{
+		echo '# seq verdict op access count first last uid exe object'
+		echo '12 learned open r 3 1796284356 1796284400 0 /usr/bin/cat /etc/hostname'
+		echo '13 learned create c 1 1796284357 1796284357 1000 /usr/bin/touch /tmp/a\040b\040'
+		echo '14 learned open w 1 1796284357 1796284357 1000 /home/users/my\040tool/bin/run /tmp/line\012break'
+		echo '15 learned capable use 1 1796284357 1796284357 0 /usr/sbin/nginx net_bind_service'
+		echo '28 learned open a 1 1796284357 1796284357 0 ? /var/log/x.log'
+		echo '0 allowed open r 9 1796284357 1796284357 0 /usr/bin/cat /etc/passwd'
+	} > "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" --db "$db" snapshot
+	grep -q '^vigil snapshot: 6 tuples in the kernel table, 0 missing' "$cw/o"
+	echo '99 learned open r 1 1796284357 1796284357 0 /usr/bin/cat /etc/lost' >> "$d/learned"
+	echo 'garbage line' >> "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	grep -q '^vigil snapshot: 7 tuples in the kernel table, 1 missing' "$cw/o"
+	grep -q 'learned:9: malformed tuple' "$cw/e"
+	[ "$(count "$db" 'SELECT count(*) FROM snapshots')" = 2 ]
+	[ "$(count "$db" 'SELECT count(*) FROM kernel_tuples')" = 13 ]
+}
+
+c_plugin() {
+	local db=$cw/plugin.db pid
+	rm -f "$db"* "$cw/ingest-ref.db"*
+	expect_rc 0 "$VIGIL" --db "$db" plugin < $fx/vigil-learn.log
+	grep -q ' 20 vigil records stored' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$cw/ingest-ref.db" ingest $fx/vigil-learn.log
+	diff -u <(sqlite3 "$cw/ingest-ref.db" .dump\ records) <(sqlite3 "$db" .dump\ records)
+	# ENRICHED and foreign records through the plugin too
+	expect_rc 0 "$VIGIL" --db "$db" plugin < $fx/vigil-enriched.log
+	grep -q ' 6 vigil records stored.* 1 AppArmor' "$cw/o"
+	# SIGTERM while auditd still holds the pipe open: commit and exit 0
+	rm -f "$db"* "$cw/fifo"
+	mkfifo "$cw/fifo"
+	"$VIGIL" --db "$db" plugin < "$cw/fifo" > "$cw/o" 2> "$cw/e" &
+	pid=$!
+	exec 9> "$cw/fifo"
+	cat $fx/foreign.log >&9
+	sleep 1.5
+	kill -HUP $pid
+	cat $fx/vigil-learn.log >&9
+	sleep 1.5
+	kill -TERM $pid
+	local rc=0
+	wait $pid || rc=$?
+	exec 9>&-
+	[ $rc = 0 ] || { echo "plugin exited $rc"; cat "$cw/o" "$cw/e"; return 1; }
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 21 ]
+	[ "$(count "$db" 'SELECT count(*) FROM foreign_records')" = 10 ]
+}
+
+t_cli "usage and exit codes" c_usage
+t_cli "ingest fixture" c_ingest_learn
+t_cli "idempotent ingest" c_idempotent
+t_cli "overlapping rotated files" c_rotated_overlap
+t_cli "rotation follows the inode, truncation rereads" c_rotation_follows_inode
+t_cli "foreign records counted" c_foreign
+t_cli "ENRICHED format" c_enriched
+t_cli "malformed input counted with locations" c_malformed
+t_cli "newer database refused" c_newer_db_refused
+t_cli "kill -9 at 18 points then rerun: same database" c_kill9
+t_cli "kill -9 from outside then rerun: same database" c_kill9_live
+t_cli "status and mode" c_status_mode
+t_cli "load validates before writing" c_load
+t_cli "snapshot reconciles" c_snapshot
+t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin

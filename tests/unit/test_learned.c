@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests: the kernel's learned table lines (vigil snapshot). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "vigil.h"
+
+static void test_unescape(void **state)
+{
+	char a[] = "/tmp/a\\040b\\134c\\011d";
+	char b[] = "plain";
+	char bad1[] = "x\\04";
+	char bad2[] = "x\\400";
+	char bad3[] = "x\\000";
+	char bad4[] = "x\\";
+
+	(void)state;
+	assert_int_equal(unescape_octal(a), 0);
+	assert_string_equal(a, "/tmp/a b\\c\td");
+	assert_int_equal(unescape_octal(b), 0);
+	assert_string_equal(b, "plain");
+	assert_int_equal(unescape_octal(bad1), -EINVAL);
+	assert_int_equal(unescape_octal(bad2), -EINVAL);
+	assert_int_equal(unescape_octal(bad3), -EINVAL);
+	assert_int_equal(unescape_octal(bad4), -EINVAL);
+}
+
+static void test_parse_ok(void **state)
+{
+	char line[] = "12 learned open r 7 1796284356 1796284400 0 "
+		      "/usr/bin/cat /etc/host\\040name";
+	char line2[] = "0 allowed capable use 3 1 2 4294967295 /x\\012y ?";
+	struct vigil_tuple t;
+
+	(void)state;
+	assert_int_equal(vigil_learned_parse(line, &t), 0);
+	assert_int_equal(t.seq, 12);
+	assert_string_equal(t.verdict, "learned");
+	assert_string_equal(t.op, "open");
+	assert_string_equal(t.access, "r");
+	assert_int_equal(t.count, 7);
+	assert_int_equal(t.first, 1796284356);
+	assert_int_equal(t.last, 1796284400);
+	assert_int_equal(t.uid, 0);
+	assert_string_equal(t.exe, "/usr/bin/cat");
+	assert_string_equal(t.object, "/etc/host name");
+
+	assert_int_equal(vigil_learned_parse(line2, &t), 0);
+	assert_string_equal(t.verdict, "allowed");
+	assert_int_equal(t.uid, 4294967295u);
+	assert_string_equal(t.exe, "/x\ny");
+	assert_null(t.object);
+}
+
+static void test_parse_header_and_bad(void **state)
+{
+	static const char *const bad[] = {
+		"12 learned open r 7 1 2 0 /usr/bin/cat",	/* 9 fields */
+		"12 learned open r 7 1 2 0 /a /b extra",	/* 11 */
+		"x learned open r 7 1 2 0 /a /b",		/* seq */
+		"1 maybe open r 7 1 2 0 /a /b",			/* verdict */
+		"1 learned open r 7 1 2 4294967296 /a /b",	/* uid */
+		"1 learned open r 99999999999999999999 1 2 0 /a /b",
+		"1 learned open r 7 -1 2 0 /a /b",
+		"1 learned open r 7 1 2 0 /a\\9 /b",
+		"1  learned open r 7 1 2 0 /a /b",		/* empty */
+	};
+	char hdr[] = "# seq verdict op access count first last uid exe object";
+	char empty[] = "";
+	struct vigil_tuple t;
+
+	(void)state;
+	assert_int_equal(vigil_learned_parse(hdr, &t), 1);
+	assert_int_equal(vigil_learned_parse(empty, &t), 1);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char buf[128];
+
+		strcpy(buf, bad[i]);
+		if (vigil_learned_parse(buf, &t) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_header_and_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
