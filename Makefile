@@ -1,15 +1,17 @@
 # vigil: one entry point. See README.md and docs/development.md.
 BUILD ?= build
 
-.PHONY: all deps kernel check demo clean help
+.PHONY: all deps kernel kernel-debug analyzer check check-debug demo clean help
 
-all: kernel
+all: kernel analyzer
 
 help:
 	@echo "make deps     install the Debian packages vigil needs (apt-get)"
 	@echo "make kernel   build the vigil test kernel into $(BUILD)/bzImage"
+	@echo "make analyzer build the vigil command (analyzer/vigil)"
 	@echo "make check    run every test suite; ends with 'N passed, N failed'"
 	@echo "make demo     boot the vigil kernel and show it at work"
+	@echo "make check-debug  the VM tests and a long stress on a KASAN/lockdep/kmemleak kernel"
 
 deps:
 	@scripts/install-deps
@@ -17,11 +19,22 @@ deps:
 kernel: deps
 	@kernel/build.sh $(abspath $(BUILD))
 
-check: deps kernel
+analyzer: deps
+	@$(MAKE) -s -C analyzer all asan
+
+check: deps kernel analyzer
 	@tests/check
 
-demo: deps kernel
+kernel-debug: deps
+	@kernel/build.sh --debug $(abspath $(BUILD))
+
+check-debug: deps kernel-debug analyzer
+	@VIGIL_KERNEL=$(abspath $(BUILD))/bzImage-debug VIGIL_APPEND="kmemleak=on" \
+		VIGIL_STRESS_SECONDS=120 VIGIL_SUITES="vm kunit" tests/check
+
+demo: deps kernel analyzer
 	@scripts/demo
 
 clean:
 	rm -rf $(BUILD)
+	$(MAKE) -C analyzer clean

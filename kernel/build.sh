@@ -3,14 +3,21 @@
 # kernel/security/vigil/ over it, apply kernel/patches/, merge
 # kernel/configs/*.config onto allnoconfig and build bzImage incrementally.
 #
-# usage: kernel/build.sh [BUILD_DIR]   (default: build/ in the checkout)
+# usage: kernel/build.sh [--debug] [BUILD_DIR]   (default: build/ in the checkout)
+#   --debug: also merge kernel/configs/debug/*.config (KASAN, lockdep...),
+#            building in BUILD_DIR/kbuild-debug into BUILD_DIR/bzImage-debug
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+variant=
+if [ "${1:-}" = --debug ]; then
+	variant=-debug
+	shift
+fi
 build=${1:-$top/build}
 tarball=/usr/src/linux-source-6.1.tar.xz
 src=$build/linux-src
-out=$build/kbuild
+out=$build/kbuild$variant
 jobs=${JOBS:-$(nproc)}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
@@ -38,8 +45,12 @@ ln -sfn "$top/kernel/security/vigil" "$src/security/vigil"
 
 # 3. Config: allnoconfig plus our fragments; regenerated when they change.
 mkdir -p "$out"
-frag=$build/vigil.config
-cat "$top"/kernel/configs/*.config > "$frag.new"
+frag=$build/vigil$variant.config
+if [ -n "$variant" ]; then
+	cat "$top"/kernel/configs/*.config "$top"/kernel/configs/debug/*.config > "$frag.new"
+else
+	cat "$top"/kernel/configs/*.config > "$frag.new"
+fi
 if ! cmp -s "$frag.new" "$frag" || [ ! -f "$out/.config" ]; then
 	echo "  CONFIG  allnoconfig + kernel/configs/*.config"
 	make -s -C "$src" O="$out" ARCH=x86_64 KCONFIG_ALLCONFIG="$frag.new" allnoconfig
@@ -64,5 +75,5 @@ fi
 
 # 4. Incremental build.
 make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage
-install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage"
-echo "  KERNEL  $build/bzImage"
+install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage$variant"
+echo "  KERNEL  $build/bzImage$variant"

@@ -314,6 +314,15 @@ c_load() {
 	cmp "$cw/good.policy" "$d/policy"
 	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" load --dump "$cw/good.policy"
 	grep -q 'subject /usr/bin/cat' "$cw/o"
+	# the kernel rejects it (EINVAL): policy_errors is shown
+	if [ "$cli_prefix" = cli ]; then
+		echo "line 2: rule class needs a file object" > "$d/policy_errors"
+		LD_PRELOAD=$top/tests/unit/build/fake_einval.so \
+			FAKE_EINVAL_PATH=$d/policy VIGIL_SECURITYFS=$d \
+			expect_rc 2 "$VIGIL" load "$cw/good.policy"
+		grep -q 'the kernel rejected the policy' "$cw/e"
+		grep -q '^line 2: rule class needs a file object$' "$cw/e"
+	fi
 	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/no-such.policy"
 	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load
 	# the kernel side unwritable: an error, exit 2
@@ -377,6 +386,68 @@ c_plugin() {
 	[ "$(count "$db" 'SELECT count(*) FROM foreign_records')" = 10 ]
 }
 
+# generate: a policy from the fixtures, deterministic, parsed, golden.
+c_generate() {
+	local db=$cw/gen.db
+	rm -f "$db"* "$cw"/gen*.policy
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log \
+		$fx/vigil-enriched.log $fx/vigil-generate.log
+	expect_rc 0 "$VIGIL" --db "$db" generate
+	cp "$cw/o" "$cw/gen1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$cw/gen2.policy"
+	[ ! -s "$cw/o" ]
+	cmp "$cw/gen1.policy" "$cw/gen2.policy"
+	grep -q "^# database: $db\$" "$cw/gen1.policy"
+	sed '/^# database: /d' "$cw/gen1.policy" > "$cw/gen.cmp"
+	golden generate.policy "$cw/gen.cmp"
+	# the shared parser accepts it (load --dump loads nothing)
+	expect_rc 0 "$VIGIL" load --dump "$cw/gen1.policy"
+	grep -q '^subject /usr/sbin/nginx {$' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict -o "$cw/gen3.policy"
+	sed '/^# database: /d' "$cw/gen3.policy" > "$cw/gen.cmp"
+	golden generate-strict.policy "$cw/gen.cmp"
+	expect_rc 0 "$VIGIL" load --dump "$cw/gen3.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/sbin/nginx \
+		--subject /usr/bin/cat
+	[ "$(grep -c '^subject ' "$cw/o")" = 2 ]
+	expect_rc 2 "$VIGIL" --db "$db" generate --subject /no/such
+	grep -q "subject '/no/such' was never observed" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate -o "$cw/no/dir/x.policy"
+	expect_rc 2 "$VIGIL" --db "$db" generate --bogus
+	expect_rc 2 "$VIGIL" --db "$db" generate extra
+	expect_rc 0 "$VIGIL" generate -h
+	# no database: an error, and none is created
+	expect_rc 2 "$VIGIL" --db "$cw/none.db" generate
+	[ ! -e "$cw/none.db" ]
+}
+
+# diff: the generated policy agrees; an edited one differs (exit 1).
+c_diff() {
+	local db=$cw/gen.db
+	[ -s "$cw/gen1.policy" ] || c_generate
+	cd "$cw"
+	expect_rc 0 "$VIGIL" --db "$db" diff gen1.policy
+	grep -q '^0 needed but missing, 0 allowed but never used$' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" diff gen3.policy
+	# drop cat's /etc/hostname and a generalised rule, add a rule
+	# nothing uses, widen one a little
+	sed -e '/^subject \/usr\/bin\/cat {/,/^}/{/file r \/etc\/hostname/d}' \
+		-e '/file r \/proc\/\*\/status/d' \
+		-e 's|^\(\tnet bind inet:stream:80\)$|\1\n\tfile r /etc/unused|' \
+		-e 's|^\tfile a /var/log/demo/demo.log$|\tfile wa /var/log/demo/*|' \
+		gen1.policy > edited.policy
+	expect_rc 1 "$VIGIL" --db "$db" diff edited.policy
+	golden diff.out "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" diff --subject /usr/bin/bash \
+		edited.policy
+	printf 'subject /usr/bin/cat {\n\tfile q /etc/x\n}\n' > broken.policy
+	expect_rc 2 "$VIGIL" --db "$db" diff broken.policy
+	grep -q "^broken.policy:2: access 'q' invalid for class file$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" diff no-such.policy
+	expect_rc 2 "$VIGIL" --db "$db" diff
+	expect_rc 2 "$VIGIL" --db "$db" diff --subject /no/such gen1.policy
+}
+
 t_cli "usage and exit codes" c_usage
 t_cli "ingest fixture" c_ingest_learn
 t_cli "idempotent ingest" c_idempotent
@@ -392,3 +463,5 @@ t_cli "status and mode" c_status_mode
 t_cli "load validates before writing" c_load
 t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
+t_cli "generate: golden, deterministic, parses" c_generate
+t_cli "diff: agrees, differs, errors" c_diff

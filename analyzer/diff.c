@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: "vigil diff", observations against a policy: what they
+ * need that the policy lacks, what the policy allows that was never used.
+ * The shared parser validates the policy and decides what it allows; the
+ * rules themselves are listed by re-reading its text (the parser keeps no
+ * line numbers), each rule's glob compiled with match.h.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vigil.h"
+#include "rules.h"
+#include "policy.h"
+
+/* A subject block and a rule of the policy text. */
+struct pblock {
+	struct vigil_glob *glob;
+	char *src;		/* the subject glob as written */
+	size_t first_rule, nrules;	/* its rules in ptext.rules */
+	bool relevant;		/* first match of an observed subject */
+};
+
+struct prule {
+	size_t block;
+	unsigned int line;
+	enum vigil_class class;
+	uint64_t access, used;
+	struct vigil_glob *glob;
+	char *text;		/* "CLASS ACCESS OBJECT" as written */
+};
+
+struct ptext {
+	struct pblock *blocks;
+	size_t nblocks;
+	struct prule *rules;
+	size_t nrules;
+};
+
+static void ptext_free(struct ptext *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nblocks; i++) {
+		vigil_glob_free(pt->blocks[i].glob);
+		free(pt->blocks[i].src);
+	}
+	for (i = 0; i < pt->nrules; i++) {
+		vigil_glob_free(pt->rules[i].glob);
+		free(pt->rules[i].text);
+	}
+	free(pt->blocks);
+	free(pt->rules);
+}
+
+#define MAX_TOKENS 8
+struct token {
+	const char *s;
+	size_t len;
+};
+
+/* Split a line into tokens (escapes kept), stopping at a comment. */
+static size_t tokenize(const char *s, size_t len, struct token *tok)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len || s[i] == '#')
+			break;
+		start = i;
+		while (i < len && s[i] != ' ' && s[i] != '\t') {
+			if (s[i] == '\\' && i + 1 < len)
+				i++;
+			i++;
+		}
+		if (n < MAX_TOKENS) {
+			tok[n].s = s + start;
+			tok[n].len = i - start;
+		}
+		n++;
+	}
+	return n;
+}
+
+static bool tok_is(const struct token *t, const char *word)
+{
+	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
+}
+
+/*
+ * List the blocks and rules of text (already accepted by the parser).
+ * -EINVAL (with *ret_line) only if the two readings disagree.
+ */
+static int ptext_read(const char *text, size_t len, struct ptext *pt,
+		      unsigned int *ret_line)
+{
+	size_t pos = 0, bcap = 0, rcap = 0;
+	unsigned int line = 0;
+	bool open = false;
+	char why[160];
+
+	while (pos < len) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - s) : len - pos;
+		struct token tok[MAX_TOKENS];
+		size_t n;
+
+		pos += l + (nl ? 1 : 0);
+		line++;
+		*ret_line = line;
+		if (l && s[l - 1] == '\r')
+			l--;
+		n = tokenize(s, l, tok);
+		if (!n)
+			continue;
+		if (tok_is(&tok[0], "subject") && n >= 3 && n <= 4) {
+			struct pblock *b;
+
+			if (pt->nblocks == bcap) {
+				bcap = bcap ? bcap * 2 : 16;
+				b = realloc(pt->blocks, bcap * sizeof(*b));
+				if (!b)
+					return -ENOMEM;
+				pt->blocks = b;
+			}
+			b = &pt->blocks[pt->nblocks++];
+			memset(b, 0, sizeof(*b));
+			b->src = strndup(tok[1].s, tok[1].len);
+			if (!b->src)
+				return -ENOMEM;
+			if (vigil_glob_compile(tok[1].s, tok[1].len, &b->glob,
+					       why, sizeof(why)))
+				return -EINVAL;
+			open = true;
+		} else if (n == 1 && tok_is(&tok[0], "}")) {
+			open = false;
+		} else if (n == 3 && open) {
+			struct prule *r;
+			int class;
+
+			if (pt->nrules == rcap) {
+				rcap = rcap ? rcap * 2 : 64;
+				r = realloc(pt->rules, rcap * sizeof(*r));
+				if (!r)
+					return -ENOMEM;
+				pt->rules = r;
+			}
+			r = &pt->rules[pt->nrules];
+			memset(r, 0, sizeof(*r));
+			class = vigil_class_from_name(tok[0].s, tok[0].len);
+			if (class < 0)
+				return -EINVAL;
+			r->class = class;
+			r->block = pt->nblocks - 1;
+			if (!pt->blocks[r->block].nrules)
+				pt->blocks[r->block].first_rule = pt->nrules;
+			pt->blocks[r->block].nrules++;
+			r->line = line;
+			if (vigil_access_parse(r->class, tok[1].s, tok[1].len,
+					       &r->access))
+				return -EINVAL;
+			r->text = strndup(tok[0].s,
+					  tok[2].s + tok[2].len - tok[0].s);
+			if (!r->text)
+				return -ENOMEM;
+			pt->nrules++;
+			if (vigil_glob_compile(tok[2].s, tok[2].len, &r->glob,
+					       why, sizeof(why)))
+				return -EINVAL;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The first block whose glob matches exe, as the parser decides it. */
+static long find_block(const struct ptext *pt, const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nblocks; i++)
+		if (vigil_glob_match(pt->blocks[i].glob, exe, strlen(exe)))
+			return (long)i;
+	return -1;
+}
+
+/* The access of rule r that observed access a exercises. */
+static uint64_t exercised(enum vigil_class class, uint64_t r, uint64_t a)
+{
+	uint64_t used = r & a;
+
+	if (class == VIGIL_CLASS_FILE && (r & VIGIL_FILE_W) &&
+	    !(r & VIGIL_FILE_A) && (a & VIGIL_FILE_A))
+		used |= VIGIL_FILE_W;
+	return used;
+}
+
+/* What the block does not allow of access on object. */
+static uint64_t missing_access(const struct vigil_policy_subject *ps,
+			       const struct vigil_rule *r, const char *obj)
+{
+	uint64_t missing = 0, bit;
+	int i;
+
+	if (!ps)
+		return r->access;
+	if (vigil_policy_allows(ps, r->class, r->access, obj, strlen(obj)))
+		return 0;
+	for (i = 0; i < 64; i++) {
+		bit = 1ULL << i;
+		if ((r->access & bit) &&
+		    !vigil_policy_allows(ps, r->class, bit, obj, strlen(obj)))
+			missing |= bit;
+	}
+	return missing;
+}
+
+static void put_access(FILE *f, enum vigil_class class, uint64_t access)
+{
+	char acc[1024];
+
+	vigil_access_format(class, access, acc, sizeof(acc));
+	fputs(acc, f);
+}
+
+static void put_subject(FILE *f, const char *exe,
+			const struct vigil_policy_subject *ps)
+{
+	char *e = vigil_glob_escape_dup(exe, strlen(exe), false);
+
+	fprintf(f, "subject %s {%s\n", e ? e : "?",
+		ps ? "" : "\t# not named by the policy");
+	free(e);
+}
+
+/* Compare; print the sections; return the number of differences. */
+static int compare(const struct vigil_ruleset *rs,
+		   const struct vigil_policy *pol, struct ptext *pt,
+		   const char *file, bool filtered, FILE *f, size_t *ret_miss,
+		   size_t *ret_unused)
+{
+	size_t nmiss = 0, nunused = 0, i, j, k;
+	char t1[32], t2[32];
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+		const struct vigil_policy_subject *ps;
+		bool opened = false;
+		long b;
+
+		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe));
+		b = find_block(pt, sr->exe);
+		if ((b < 0) != !ps)
+			return -EINVAL;	/* the two readings disagree */
+		if (b >= 0)
+			pt->blocks[b].relevant = true;
+		for (j = 0; j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+			const char *obj = r->examples[0];
+			uint64_t miss;
+
+			for (k = 0; b >= 0 && k < pt->blocks[b].nrules; k++) {
+				struct prule *pr =
+					&pt->rules[pt->blocks[b].first_rule + k];
+
+				if (pr->class != r->class ||
+				    !exercised(r->class, pr->access,
+					       r->access) ||
+				    !vigil_glob_match(pr->glob, obj,
+						      strlen(obj)))
+					continue;
+				pr->used |= exercised(r->class, pr->access,
+						      r->access);
+			}
+			miss = missing_access(ps, r, obj);
+			if (!miss)
+				continue;
+			if (!nmiss)
+				fprintf(f, "needed but missing:\n");
+			if (!opened) {
+				put_subject(f, sr->exe, ps);
+				opened = true;
+			}
+			fprintf(f, "\t%s ", vigil_class_name(r->class));
+			put_access(f, r->class, miss);
+			fprintf(f, " %s\t# count %llu, first %s, last %s\n",
+				r->glob, (unsigned long long)r->count,
+				vigil_time_iso(r->first, t1, sizeof(t1)),
+				vigil_time_iso(r->last, t2, sizeof(t2)));
+			nmiss++;
+		}
+		if (opened)
+			fprintf(f, "}\n");
+	}
+	for (k = 0; k < pt->nrules; k++) {
+		const struct prule *pr = &pt->rules[k];
+
+		if (filtered && !pt->blocks[pr->block].relevant)
+			continue;
+		if (pr->used == pr->access)
+			continue;
+		if (!nunused)
+			fprintf(f, "allowed but never used:\n");
+		fprintf(f, "%s:%u: %s\t# subject %s", file, pr->line, pr->text,
+			pt->blocks[pr->block].src);
+		if (pr->used) {
+			fprintf(f, ", unused: ");
+			put_access(f, pr->class, pr->access & ~pr->used);
+		}
+		fputc('\n', f);
+		nunused++;
+	}
+	*ret_miss = nmiss;
+	*ret_unused = nunused;
+	return 0;
+}
+
+int do_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "subject", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"diff [--db PATH] [--subject EXE]... POLICY\n"
+		"  Compare the observations with POLICY: what they need that\n"
+		"  it lacks, what it allows that was never used (exit 1 when\n"
+		"  they differ, 0 when they agree).";
+	struct vigil_policy_error perr = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_policy *pol = NULL;
+	struct vigil_store *store = NULL;
+	struct ptext pt = { 0 };
+	const char *file, *db;
+	char **subjects = NULL, *text = NULL;
+	size_t nsubjects = 0, len, nmiss = 0, nunused = 0, i;
+	unsigned int line = 0;
+	int c, rc, ret = EXIT_USAGE;
+
+	subjects = calloc(argc, sizeof(*subjects));
+	if (!subjects) {
+		p_err("out of memory");
+		return EXIT_USAGE;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;
+			break;
+		case 's':
+			subjects[nsubjects++] = optarg;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", progname, usage);
+			ret = EXIT_OK;
+			goto out;
+		default:
+			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		goto out;
+	}
+	file = argv[optind];
+	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
+	if (rc) {
+		p_err("%s: %s", file,
+		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
+				     "limit)" : strerror(-rc));
+		goto out;
+	}
+	rc = vigil_policy_parse(text, len, &pol, &perr);
+	if (rc) {
+		fprintf(stderr, "%s:%u: %s\n", file, perr.line,
+			perr.msg[0] ? perr.msg : strerror(-rc));
+		goto out;
+	}
+	rc = ptext_read(text, len, &pt, &line);
+	if (rc) {
+		fprintf(stderr, "%s:%u: %s\n", file, line,
+			rc == -ENOMEM ? "out of memory" :
+					"cannot list this rule (a bug)");
+		goto out;
+	}
+	db = vigil_db_path();
+	if (open_store_existing(db, &store))
+		goto out;
+	for (i = 0; i < nsubjects; i++) {
+		rc = vigil_rules_subject_known(store, subjects[i]);
+		if (rc < 0) {
+			p_err("%s: %s", db, vigil_store_errmsg(store));
+			goto out;
+		}
+		if (!rc) {
+			p_err("subject '%s' was never observed", subjects[i]);
+			goto out;
+		}
+	}
+	rc = vigil_rules_load(store, subjects, nsubjects, true, &rs);
+	if (rc) {
+		p_err("%s: %s", db,
+		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
+		goto out;
+	}
+	rc = compare(&rs, pol, &pt, file, nsubjects > 0, stdout, &nmiss,
+		     &nunused);
+	if (rc) {
+		p_err("%s: the parser and the rule listing disagree (a bug)",
+		      file);
+		goto out;
+	}
+	printf("%zu needed but missing, %zu allowed but never used\n", nmiss,
+	       nunused);
+	if (fflush(stdout)) {
+		p_err("stdout: %s", strerror(errno));
+		goto out;
+	}
+	ret = nmiss || nunused ? EXIT_FINDING : EXIT_OK;
+out:
+	ptext_free(&pt);
+	vigil_policy_free(pol);
+	vigil_ruleset_free(&rs);
+	vigil_store_close(store);
+	free(text);
+	free(subjects);
+	return ret;
+}

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil analyzer: "vigil export", and what the exporters share. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/landlock.h>
+
+#include "vigil.h"
+#include "export.h"
+#include "match.h"
+
+/* ---- globs as tokens ---- */
+
+void glob_toks_free(struct glob_toks *g)
+{
+	if (!g)
+		return;
+	free(g->t);
+	g->t = NULL;
+	g->n = 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int glob_toks_parse(const char *src, size_t len, struct glob_toks *ret)
+{
+	struct gtok *t;
+	size_t i, n = 0;
+	int depth = 0;
+
+	t = calloc(len + 1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		char c = src[i];
+
+		if (c == '\\') {
+			int hi, lo;
+
+			if (i + 1 >= len)
+				goto bad;
+			c = src[++i];
+			if (c == 'x') {
+				if (i + 2 >= len)
+					goto bad;
+				hi = hexval(src[i + 1]);
+				lo = hexval(src[i + 2]);
+				if (hi < 0 || lo < 0 || (hi | lo) == 0)
+					goto bad;
+				t[n].kind = GT_LIT;
+				t[n++].c = (unsigned char)(hi << 4 | lo);
+				i += 2;
+				continue;
+			}
+			if (!strchr(" \t#\\*?{},", c) || !c)
+				goto bad;
+			t[n].kind = GT_LIT;
+			t[n++].c = (unsigned char)c;
+			continue;
+		}
+		switch (c) {
+		case '*':
+			if (i + 1 < len && src[i + 1] == '*') {
+				t[n++].kind = GT_STAR2;
+				i++;
+			} else {
+				t[n++].kind = GT_STAR;
+			}
+			break;
+		case '?':
+			t[n++].kind = GT_QMARK;
+			break;
+		case '{':
+			depth++;
+			t[n++].kind = GT_LBRACE;
+			break;
+		case '}':
+			if (!depth)
+				goto bad;
+			depth--;
+			t[n++].kind = GT_RBRACE;
+			break;
+		case ',':
+			if (depth) {
+				t[n++].kind = GT_COMMA;
+				break;
+			}
+			/* fall through */
+		default:
+			t[n].kind = GT_LIT;
+			t[n++].c = (unsigned char)c;
+			break;
+		}
+	}
+	if (depth)
+		goto bad;
+	ret->t = t;
+	ret->n = n;
+	return 0;
+bad:
+	free(t);
+	return -EINVAL;
+}
+
+int glob_toks_of_rule(const struct vigil_rule *r, struct glob_toks *ret)
+{
+	const char *o = r->object;
+	struct gtok *t;
+	size_t i, n = 0, len;
+
+	if (r->glob)
+		return glob_toks_parse(r->glob, strlen(r->glob), ret);
+	len = strlen(o);
+	t = calloc(len + 1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		if (r->generalised && o[i] == '*') {
+			if (o[i + 1] == '*') {
+				t[n++].kind = GT_STAR2;
+				i++;
+			} else {
+				t[n++].kind = GT_STAR;
+			}
+			continue;
+		}
+		t[n].kind = GT_LIT;
+		t[n++].c = (unsigned char)o[i];
+	}
+	ret->t = t;
+	ret->n = n;
+	return 0;
+}
+
+bool glob_toks_literal(const struct glob_toks *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->t[i].kind != GT_LIT)
+			return false;
+	return true;
+}
+
+char *glob_toks_text(const struct glob_toks *g)
+{
+	char *s;
+	size_t i;
+
+	if (!glob_toks_literal(g))
+		return NULL;
+	s = malloc(g->n + 1);
+	if (!s)
+		return NULL;
+	for (i = 0; i < g->n; i++)
+		s[i] = (char)g->t[i].c;
+	s[g->n] = '\0';
+	return s;
+}
+
+char *glob_toks_literal_dir(const struct glob_toks *g)
+{
+	size_t i, n = 0, slash = 0;
+	char *s;
+
+	for (i = 0; i < g->n && g->t[i].kind == GT_LIT; i++) {
+		n++;
+		if (g->t[i].c == '/')
+			slash = n;
+	}
+	if (n < g->n)
+		n = slash;
+	s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	for (i = 0; i < n; i++)
+		s[i] = (char)g->t[i].c;
+	s[n] = '\0';
+	return s;
+}
+
+/* ---- notes ---- */
+
+int note_add(struct export_notes *n, const char *fmt, ...)
+{
+	char **v, *s;
+	va_list ap;
+	size_t i;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -ENOMEM;
+	/* One line each: the header is a comment. */
+	for (i = 0; s[i]; i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			s[i] = ' ';
+	for (i = 0; i < n->n; i++) {
+		if (!strcmp(n->v[i], s)) {
+			free(s);
+			return 0;
+		}
+	}
+	v = realloc(n->v, (n->n + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return -ENOMEM;
+	}
+	n->v = v;
+	n->v[n->n++] = s;
+	return 0;
+}
+
+int note_rule(struct export_notes *n, const struct vigil_rule *r,
+	      const char *why)
+{
+	char acc[512];
+	char *obj = r->glob ? NULL :
+		vigil_glob_escape_dup(r->object, strlen(r->object),
+				      r->generalised);
+	int rc;
+
+	if (!r->glob && !obj)
+		return -ENOMEM;
+	vigil_access_format(r->class, r->access, acc, sizeof(acc));
+	rc = note_add(n, "%s %s %s: %s", vigil_class_name(r->class), acc,
+		      r->glob ? r->glob : obj, why);
+	free(obj);
+	return rc;
+}
+
+void notes_free(struct export_notes *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	n->v = NULL;
+	n->n = 0;
+}
+
+/* ---- header, names, files ---- */
+
+static void put_exe(FILE *f, const char *exe)
+{
+	char *e = vigil_glob_escape_dup(exe, strlen(exe), false);
+
+	fputs(e ? e : "?", f);
+	free(e);
+}
+
+void export_header(FILE *f, const char *cmt, const char *target,
+		   const struct vigil_ruleset *rs,
+		   const struct vigil_subject_rules *sr,
+		   const struct export_opts *o,
+		   const struct export_notes *general,
+		   const struct export_notes *left_out)
+{
+	char t1[32], t2[32];
+	size_t i;
+
+	fprintf(f, "%s %s for vigil subject%s ", cmt, target,
+		sr || rs->nsubjects == 1 ? "" : "s");
+	if (sr) {
+		put_exe(f, sr->exe);
+	} else {
+		for (i = 0; i < rs->nsubjects; i++) {
+			fputs(i ? ", " : "", f);
+			put_exe(f, rs->subjects[i].exe);
+		}
+		if (!rs->nsubjects)
+			fputs("(none)", f);
+	}
+	fprintf(f, "\n%s generated by vigil %s (vigil export) from what was "
+		"observed%s%s; review before enforcing\n", cmt, VIGIL_VERSION,
+		o && o->db ? " in " : "", o && o->db ? o->db : "");
+	fprintf(f, "%s observed from %s to %s, %llu record%s", cmt,
+		vigil_time_iso(rs->first, t1, sizeof(t1)),
+		vigil_time_iso(rs->last, t2, sizeof(t2)),
+		(unsigned long long)rs->records, rs->records == 1 ? "" : "s");
+	if (sr)
+		fprintf(f, "; this subject: %llu access%s, %zu rule%s, "
+			"%s to %s", (unsigned long long)sr->events,
+			sr->events == 1 ? "" : "es", sr->nrules,
+			sr->nrules == 1 ? "" : "s",
+			vigil_time_iso(sr->first, t1, sizeof(t1)),
+			vigil_time_iso(sr->last, t2, sizeof(t2)));
+	fprintf(f, "\n%s rules: %s\n", cmt,
+		o && o->strict ? "strict (one literal rule per object)" :
+				 "generalised by vigil's heuristics");
+	if (rs->skipped)
+		fprintf(f, "%s %llu observed tuple%s could not be made into "
+			"vigil rules at all\n", cmt,
+			(unsigned long long)rs->skipped,
+			rs->skipped == 1 ? "" : "s");
+	if (general && general->n) {
+		fprintf(f, "%s\n%s how vigil's rules map to %s:\n", cmt, cmt,
+			target);
+		for (i = 0; i < general->n; i++)
+			fprintf(f, "%s   - %s\n", cmt, general->v[i]);
+	}
+	fprintf(f, "%s\n", cmt);
+	if (left_out && left_out->n) {
+		fprintf(f, "%s NOT expressed in %s (%zu, left out or "
+			"weakened):\n", cmt, target, left_out->n);
+		for (i = 0; i < left_out->n; i++)
+			fprintf(f, "%s   - %s\n", cmt, left_out->v[i]);
+	} else {
+		fprintf(f, "%s every rule is expressed in %s\n", cmt, target);
+	}
+	fprintf(f, "%s\n", cmt);
+}
+
+char *export_subject_name(const char *exe)
+{
+	char *s, *p;
+
+	while (*exe == '/')
+		exe++;
+	s = strdup(*exe ? exe : "root");
+	if (!s)
+		return NULL;
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '/')
+			*p = '.';
+		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || strchr("._+-", c)))
+			*p = '_';
+	}
+	if (s[0] == '.')
+		s[0] = '_';
+	return s;
+}
+
+void export_files_free(struct export_files *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++)
+		free(f->paths[i]);
+	free(f->paths);
+	f->paths = NULL;
+	f->n = 0;
+}
+
+int export_write(const char *dir, const char *name, const char *text,
+		 size_t len, struct export_files *out)
+{
+	char *path, **v;
+	int rc;
+
+	if (asprintf(&path, "%s/%s", dir && *dir ? dir : ".", name) < 0)
+		return -ENOMEM;
+	v = realloc(out->paths, (out->n + 1) * sizeof(*v));
+	if (!v) {
+		free(path);
+		return -ENOMEM;
+	}
+	out->paths = v;
+	rc = write_file_atomic(path, text, len);
+	if (rc) {
+		free(path);
+		return rc;
+	}
+	out->paths[out->n++] = path;
+	return 0;
+}
+
+const struct vigil_subject_rules *
+export_find_subject(const struct vigil_ruleset *rs, const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nsubjects; i++)
+		if (!strcmp(rs->subjects[i].exe, exe))
+			return &rs->subjects[i];
+	return NULL;
+}
+
+int export_reach(const struct vigil_ruleset *rs, bool **ret)
+{
+	size_t n = rs->nsubjects, i, j, k;
+	bool changed, *r;
+
+	r = calloc(n * n + 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		r[i * n + i] = true;
+		for (k = 0; k < rs->subjects[i].nchildren; k++) {
+			const struct vigil_subject_rules *c =
+				export_find_subject(rs,
+						    rs->subjects[i].children[k]);
+
+			if (c)
+				r[i * n + (size_t)(c - rs->subjects)] = true;
+		}
+	}
+	do {
+		changed = false;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++) {
+				if (!r[i * n + j] || i == j)
+					continue;
+				for (k = 0; k < n; k++) {
+					if (r[j * n + k] && !r[i * n + k]) {
+						r[i * n + k] = true;
+						changed = true;
+					}
+				}
+			}
+	} while (changed);
+	*ret = r;
+	return 0;
+}
+
+int export_caps(const struct vigil_rule *r, bool caps[VIGIL_CAP_COUNT])
+{
+	struct vigil_glob *g = NULL;
+	char why[128], *src;
+	int cap, rc;
+
+	memset(caps, 0, VIGIL_CAP_COUNT * sizeof(caps[0]));
+	cap = vigil_cap_from_name(r->object, strlen(r->object));
+	if (cap >= 0 && cap < VIGIL_CAP_COUNT) {
+		caps[cap] = true;
+		return 0;
+	}
+	src = r->glob ? strdup(r->glob) :
+		vigil_glob_escape_dup(r->object, strlen(r->object), true);
+	if (!src)
+		return -ENOMEM;
+	rc = vigil_glob_compile(src, strlen(src), &g, why, sizeof(why));
+	free(src);
+	if (rc)
+		return rc;
+	for (cap = 0; cap < VIGIL_CAP_COUNT; cap++) {
+		const char *n = vigil_cap_name(cap);
+
+		if (n && vigil_glob_match(g, n, strlen(n)))
+			caps[cap] = true;
+	}
+	vigil_glob_free(g);
+	return 0;
+}
+
+void net_obj_free(struct net_obj *n)
+{
+	if (!n)
+		return;
+	free(n->family);
+	free(n->type);
+	free(n->addr);
+	memset(n, 0, sizeof(*n));
+}
+
+int net_obj_parse(const struct vigil_rule *r, struct net_obj *ret)
+{
+	const char *o = r->object, *c1, *c2;
+	struct net_obj n = { .port = -1 };
+
+	c1 = strchr(o, ':');
+	if (!c1 || c1 == o)
+		return -EINVAL;
+	c2 = strchr(c1 + 1, ':');
+	n.family = strndup(o, c1 - o);
+	n.type = c2 ? strndup(c1 + 1, c2 - c1 - 1) : strdup(c1 + 1);
+	n.addr = c2 ? strdup(c2 + 1) : NULL;
+	if (!n.family || !n.type || (c2 && !n.addr)) {
+		net_obj_free(&n);
+		return -ENOMEM;
+	}
+	if (!n.type[0]) {
+		net_obj_free(&n);
+		return -EINVAL;
+	}
+	if (n.addr && n.addr[0] && strcmp(n.family, "unix")) {
+		uint64_t p;
+
+		if (!parse_u64(n.addr, 65535, &p))
+			n.port = (int)p;
+	}
+	*ret = n;
+	return 0;
+}
+
+int landlock_abi_version(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			 LANDLOCK_CREATE_RULESET_VERSION);
+
+	return v < 0 ? 0 : (int)v;
+}
+
+/* ---- the verb ---- */
+
+static const struct {
+	const char *name;
+	int (*fn)(const struct vigil_ruleset *rs, const char *dir,
+		  const struct export_opts *o, struct export_files *out);
+} targets[] = {
+	{ "apparmor", export_apparmor },
+	{ "selinux", export_selinux },
+	{ "landlock", export_landlock },
+	{ "tomoyo", export_tomoyo },
+	{ "systemd", export_systemd },
+};
+
+int do_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "to", required_argument, NULL, 't' },
+		{ "subject", required_argument, NULL, 's' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "abi", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"export --to apparmor|selinux|landlock|tomoyo|systemd\n"
+		"       [--db PATH] [--subject EXE]... [--strict] [-o DIR]\n"
+		"       [--abi N]\n"
+		"  Write the observed behaviour (all subjects, or those named)\n"
+		"  as policy files of another security module into DIR (default\n"
+		"  the current folder) and print their paths. Each file says at\n"
+		"  its top what was observed and what the target cannot\n"
+		"  express. --abi: the Landlock ABI to write for (default: the\n"
+		"  running kernel's). See docs/export.md.";
+	struct export_opts eo = { 0 };
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_store *store = NULL;
+	const char *dir = ".", *to = NULL;
+	char **subjects = NULL;
+	size_t nsubjects = 0, i;
+	int c, rc, t = -1, ret = EXIT_USAGE;
+	uint64_t abi;
+
+	subjects = calloc(argc, sizeof(*subjects));
+	if (!subjects) {
+		p_err("out of memory");
+		return EXIT_USAGE;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;
+			break;
+		case 't':
+			to = optarg;
+			break;
+		case 's':
+			subjects[nsubjects++] = optarg;
+			break;
+		case 'S':
+			eo.strict = true;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'A':
+			if (parse_u64(optarg, 64, &abi) || !abi) {
+				p_err("--abi: expected a number 1..64, got "
+				      "'%s'", optarg);
+				goto out;
+			}
+			eo.landlock_abi = (unsigned int)abi;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", progname, usage);
+			ret = EXIT_OK;
+			goto out;
+		default:
+			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			goto out;
+		}
+	}
+	if (optind != argc || !to) {
+		if (!to)
+			p_err("export: --to TARGET is required");
+		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		if (!strcmp(to, targets[i].name))
+			t = (int)i;
+	if (t < 0) {
+		p_err("unknown target '%s' (apparmor, selinux, landlock, "
+		      "tomoyo or systemd)", to);
+		goto out;
+	}
+	eo.db = vigil_db_path();
+	if (open_store_existing(eo.db, &store))
+		goto out;
+	for (i = 0; i < nsubjects; i++) {
+		rc = vigil_rules_subject_known(store, subjects[i]);
+		if (rc < 0) {
+			p_err("%s: %s", eo.db, vigil_store_errmsg(store));
+			goto out;
+		}
+		if (!rc) {
+			p_err("subject '%s' was never observed", subjects[i]);
+			goto out;
+		}
+	}
+	rc = vigil_rules_load(store, subjects, nsubjects, eo.strict, &rs);
+	if (rc) {
+		p_err("%s: %s", eo.db,
+		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
+		goto out;
+	}
+	if (!rs.nsubjects) {
+		p_err("nothing observed%s: nothing to export",
+		      nsubjects ? " for these subjects" : "");
+		ret = EXIT_FINDING;
+		goto out;
+	}
+	rc = targets[t].fn(&rs, dir, &eo, &files);
+	for (i = 0; i < files.n; i++)
+		printf("%s\n", files.paths[i]);
+	if (rc) {
+		p_err("export to %s in %s: %s", to, dir, strerror(-rc));
+		goto out;
+	}
+	ret = fflush(stdout) ? EXIT_USAGE : EXIT_OK;
+out:
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	vigil_store_close(store);
+	free(subjects);
+	return ret;
+}

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: export to AppArmor, one profile per subject attached by
+ * path (abi 3.0), for apparmor_parser.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "vigil.h"
+#include "export.h"
+
+struct aa {
+	const struct vigil_ruleset *rs;
+	char **names;		/* profile name per subject */
+	bool *reach;		/* reach[i * n + j]: j runs under i (ix) */
+	FILE *f;
+	struct export_notes general, left;
+};
+
+static bool aa_name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* A path byte: the glob metacharacters and quote escaped, control bytes
+ * in octal (AppArmor reads \ooo inside quotes). */
+static void aa_lit(FILE *f, unsigned char c)
+{
+	if (c < 0x20 || c == 0x7f)
+		fprintf(f, "\\%03o", c);
+	else if (strchr("\"\\*?[]{},^@", c))
+		fprintf(f, "\\%c", c);
+	else
+		fputc(c, f);
+}
+
+/* A glob, always quoted (a space or '#' would end an unquoted one). */
+static void aa_path(FILE *f, const struct glob_toks *g, const char *suffix)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < g->n; i++) {
+		switch (g->t[i].kind) {
+		case GT_LIT:
+			aa_lit(f, g->t[i].c);
+			break;
+		case GT_STAR:
+			fputc('*', f);
+			break;
+		case GT_STAR2:
+			fputs("**", f);
+			break;
+		case GT_QMARK:
+			fputc('?', f);
+			break;
+		case GT_LBRACE:
+			fputc('{', f);
+			break;
+		case GT_COMMA:
+			fputc(',', f);
+			break;
+		case GT_RBRACE:
+			fputc('}', f);
+			break;
+		}
+	}
+	fprintf(f, "%s\"", suffix);
+}
+
+static void aa_literal_path(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		aa_lit(f, (unsigned char)*s);
+	fputc('"', f);
+}
+
+static ssize_t subject_index(const struct vigil_ruleset *rs, const char *exe)
+{
+	const struct vigil_subject_rules *sr = export_find_subject(rs, exe);
+
+	return sr ? sr - rs->subjects : -1;
+}
+
+/* "peer=NAME" or "peer={A,B}": the profiles a process of exe runs under. */
+static bool aa_peer(struct aa *a, const char *exe)
+{
+	size_t n = a->rs->nsubjects, i, m = 0;
+	ssize_t t = subject_index(a->rs, exe);
+
+	if (t < 0) {
+		fputs("peer=unconfined", a->f);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		m += a->reach[i * n + t];
+	fputs(m > 1 ? "peer={" : "peer=", a->f);
+	for (i = 0, m = 0; i < n; i++) {
+		if (!a->reach[i * n + t])
+			continue;
+		fprintf(a->f, "%s%s", m++ ? "," : "", a->names[i]);
+	}
+	if (m > 1)
+		fputc('}', a->f);
+	return true;
+}
+
+static void aa_signals(FILE *f, uint64_t sigs)
+{
+	char buf[16];
+	int s, m = 0;
+
+	fputs("set=(", f);
+	for (s = 1; s <= VIGIL_SIGNAL_MAX; s++) {
+		const char *name;
+
+		if (!(sigs & (1ULL << (s - 1))))
+			continue;
+		if (s >= 32)
+			snprintf(buf, sizeof(buf), "rtmin+%d", s - 32);
+		name = s >= 32 ? buf : vigil_signal_name(s, buf, sizeof(buf));
+		if (name && !strcmp(name, "tstp"))
+			name = "stp";
+		fprintf(f, "%s%s", m++ ? " " : "", name ? name : "?");
+	}
+	fputc(')', f);
+}
+
+static const char *const aa_families[] = {
+	"unix", "inet", "inet6", "netlink", "packet",
+};
+static const char *const aa_types[] = {
+	"stream", "dgram", "raw", "seqpacket", "rdm", "packet",
+};
+
+static bool in_list(const char *s, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, v[i]))
+			return true;
+	return false;
+}
+
+/* The suffix that makes a path rule match directories too. */
+static const char *aa_dir_suffix(const struct glob_toks *g)
+{
+	struct stat st;
+	char *lit;
+	int rc;
+
+	if (g->n && g->t[g->n - 1].kind == GT_STAR2)
+		return "";
+	if (g->n && g->t[g->n - 1].kind == GT_LIT && g->t[g->n - 1].c == '/')
+		return "";
+	lit = glob_toks_text(g);
+	if (!lit)
+		return "{,/}";
+	rc = stat(lit, &st);
+	free(lit);
+	if (rc)
+		return "{,/}";
+	return S_ISDIR(st.st_mode) ? "/" : "";
+}
+
+static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
+{
+	uint64_t acc = r->access;
+	struct glob_toks g = { 0 };
+	char mode[16];
+	size_t m = 0;
+	int rc;
+
+	if ((acc & VIGIL_FILE_I)) {
+		rc = note_add(&a->general, "i (ioctl) is not mediated by "
+			      "AppArmor 3.0 file rules: ioctl is allowed on "
+			      "any file the profile lets the program open");
+		if (rc)
+			return rc;
+	}
+	rc = glob_toks_of_rule(r, &g);
+	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
+				      g.t[0].c != '/'))) {
+		glob_toks_free(&g);
+		return note_rule(&a->left, r, "not an absolute path: "
+				 "AppArmor file rules need one");
+	}
+	if (rc)
+		return rc;
+	if (acc & VIGIL_FILE_M)
+		mode[m++] = 'm';
+	if (acc & VIGIL_FILE_R)
+		mode[m++] = 'r';
+	if (acc & (VIGIL_FILE_W | VIGIL_FILE_C | VIGIL_FILE_D |
+		   VIGIL_FILE_T | VIGIL_FILE_S))
+		mode[m++] = 'w';
+	else if (acc & VIGIL_FILE_A)
+		mode[m++] = 'a';
+	if (acc & VIGIL_FILE_L)
+		mode[m++] = 'l';
+	if (acc & VIGIL_FILE_K)
+		mode[m++] = 'k';
+	if (acc & VIGIL_FILE_X) {
+		mode[m++] = 'i';
+		mode[m++] = 'x';
+	}
+	mode[m] = '\0';
+	if (!m) {
+		glob_toks_free(&g);
+		return note_rule(&a->left, r, "ioctl only: AppArmor 3.0 has "
+				 "no ioctl permission (allowed on open files)");
+	}
+	if (r->generalised && r->why)
+		fprintf(a->f, "  # %s%s\n", from, r->why);
+	fputs("  ", a->f);
+	aa_path(a->f, &g, aa_dir_suffix(&g));
+	fprintf(a->f, " %s,\n", mode);
+	glob_toks_free(&g);
+	return 0;
+}
+
+static int aa_net(struct aa *a, const struct vigil_rule *r)
+{
+	struct net_obj no;
+	int rc;
+
+	rc = net_obj_parse(r, &no);
+	if (rc == -EINVAL)
+		return note_rule(&a->left, r, "not a FAMILY:TYPE object");
+	if (rc)
+		return rc;
+	if (!in_list(no.family, aa_families, ARRAY_SIZE(aa_families))) {
+		rc = note_rule(&a->left, r, "family unknown to AppArmor 3.0");
+		goto out;
+	}
+	if (in_list(no.type, aa_types, ARRAY_SIZE(aa_types))) {
+		fprintf(a->f, "  network %s %s,\n", no.family, no.type);
+	} else {
+		fprintf(a->f, "  network %s,\n", no.family);
+		rc = note_rule(&a->left, r, "socket type unknown to AppArmor: "
+			       "every type of the family allowed");
+		if (rc)
+			goto out;
+	}
+	if (no.addr && !strcmp(no.family, "unix") && no.addr[0] == '/') {
+		/* A named socket is a file: bind creates it, connect
+		 * writes it. */
+		fputs("  ", a->f);
+		aa_literal_path(a->f, no.addr);
+		fputs(" rw,\n", a->f);
+	} else if (no.addr && !strcmp(no.family, "unix")) {
+		rc = note_rule(&a->left, r, "abstract unix address: AppArmor "
+			       "3.0 network rules name no address (any "
+			       "allowed)");
+	} else if (no.addr) {
+		rc = note_rule(&a->left, r, "port: AppArmor 3.0 network rules "
+			       "have no ports (every port allowed)");
+	}
+out:
+	net_obj_free(&no);
+	return rc;
+}
+
+static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
+{
+	bool caps[VIGIL_CAP_COUNT];
+	bool known;
+	int i, rc;
+
+	switch (r->class) {
+	case VIGIL_CLASS_FILE:
+		return aa_file(a, r, from);
+	case VIGIL_CLASS_CAP:
+		rc = export_caps(r, caps);
+		if (rc == -EINVAL)
+			return note_rule(&a->left, r, "bad capability glob");
+		if (rc)
+			return rc;
+		for (i = 0; i < VIGIL_CAP_COUNT; i++)
+			if (caps[i])
+				fprintf(a->f, "  capability %s,\n",
+					vigil_cap_name(i));
+		return 0;
+	case VIGIL_CLASS_NET:
+		return aa_net(a, r);
+	case VIGIL_CLASS_SIGNAL:
+		fputs("  signal (send) ", a->f);
+		aa_signals(a->f, r->access);
+		fputc(' ', a->f);
+		known = aa_peer(a, r->object);
+		fputs(",\n", a->f);
+		return known ? 0 : note_rule(&a->left, r,
+			"target is not a subject here: peer=unconfined "
+			"(denied if it runs under another profile)");
+	case VIGIL_CLASS_PTRACE:
+		fprintf(a->f, "  ptrace (%s%s%s) ",
+			r->access & VIGIL_PTRACE_READ ? "read" : "",
+			r->access == (VIGIL_PTRACE_READ | VIGIL_PTRACE_ATTACH) ?
+				", " : "",
+			r->access & VIGIL_PTRACE_ATTACH ? "trace" : "");
+		known = aa_peer(a, r->object);
+		fputs(",\n", a->f);
+		return known ? 0 : note_rule(&a->left, r,
+			"target is not a subject here: peer=unconfined "
+			"(denied if it runs under another profile)");
+	case VIGIL_CLASS_MOUNT:
+		if (r->object[0] != '/')
+			return note_rule(&a->left, r, "not an absolute path");
+		if (r->access & VIGIL_MOUNT_MOUNT) {
+			struct glob_toks g = { 0 };
+
+			rc = glob_toks_of_rule(r, &g);
+			if (rc)
+				return rc == -EINVAL ?
+					note_rule(&a->left, r, "bad glob") : rc;
+			fputs("  mount -> ", a->f);
+			aa_path(a->f, &g, "");
+			fputs(",\n", a->f);
+			if (r->access & VIGIL_MOUNT_UMOUNT) {
+				fputs("  umount ", a->f);
+				aa_path(a->f, &g, "");
+				fputs(",\n", a->f);
+			}
+			glob_toks_free(&g);
+		} else if (r->access & VIGIL_MOUNT_UMOUNT) {
+			struct glob_toks g = { 0 };
+
+			rc = glob_toks_of_rule(r, &g);
+			if (rc)
+				return rc == -EINVAL ?
+					note_rule(&a->left, r, "bad glob") : rc;
+			fputs("  umount ", a->f);
+			aa_path(a->f, &g, "");
+			fputs(",\n", a->f);
+			glob_toks_free(&g);
+		}
+		return note_add(&a->general, "mount rules allow any source, "
+				"file system type and options at the mount "
+				"point (vigil records only the mount point)");
+	case VIGIL_CLASS_MODULE:
+		fputs("  capability sys_module,\n", a->f);
+		return note_rule(&a->left, r, "AppArmor cannot restrict which "
+				 "module is loaded: capability sys_module "
+				 "allows any");
+	default:
+		return note_rule(&a->left, r, "unknown class");
+	}
+}
+
+/* The receive side of signals and ptrace from other subjects. */
+static int aa_receive(struct aa *a, size_t self)
+{
+	const struct vigil_ruleset *rs = a->rs;
+	size_t n = rs->nsubjects, i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+
+		for (j = 0; j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+			ssize_t t;
+
+			if (r->class != VIGIL_CLASS_SIGNAL &&
+			    r->class != VIGIL_CLASS_PTRACE)
+				continue;
+			t = subject_index(rs, r->object);
+			if (t < 0 || !a->reach[self * n + t])
+				continue;
+			if (r->class == VIGIL_CLASS_SIGNAL) {
+				fputs("  signal (receive) ", a->f);
+				aa_signals(a->f, r->access);
+				fputc(' ', a->f);
+			} else {
+				fprintf(a->f, "  ptrace (%s%s%s) ",
+					r->access & VIGIL_PTRACE_READ ?
+						"readby" : "",
+					r->access == (VIGIL_PTRACE_READ |
+						      VIGIL_PTRACE_ATTACH) ?
+						", " : "",
+					r->access & VIGIL_PTRACE_ATTACH ?
+						"tracedby" : "");
+			}
+			aa_peer(a, sr->exe);
+			fputs(",\n", a->f);
+		}
+	}
+	return 0;
+}
+
+static int aa_profile(struct aa *a, size_t self)
+{
+	const struct vigil_ruleset *rs = a->rs;
+	const struct vigil_subject_rules *sr = &rs->subjects[self];
+	size_t n = rs->nsubjects, i, j;
+	int rc;
+
+	fputs("abi <abi/3.0>,\n\ninclude <tunables/global>\n\n", a->f);
+	fprintf(a->f, "profile %s ", a->names[self]);
+	aa_literal_path(a->f, sr->exe);
+	fputs(" {\n  include <abstractions/base>\n\n", a->f);
+	for (i = 0; i < n; i++) {
+		const struct vigil_subject_rules *c = &rs->subjects[i];
+		char *from = NULL;
+
+		if (!a->reach[self * n + i])
+			continue;
+		if (i != self) {
+			char *e = vigil_glob_escape_dup(c->exe, strlen(c->exe),
+							false);
+
+			if (!e)
+				return -ENOMEM;
+			fprintf(a->f, "\n  # subject %s, run from here with "
+				"ix: its rules too\n", e);
+			rc = asprintf(&from, "(%s) ", e);
+			free(e);
+			if (rc < 0)
+				return -ENOMEM;
+		}
+		for (j = 0; j < c->nrules; j++) {
+			rc = aa_rule(a, &c->rules[j], from ? from : "");
+			if (rc) {
+				free(from);
+				return rc;
+			}
+		}
+		free(from);
+	}
+	rc = aa_receive(a, self);
+	if (rc)
+		return rc;
+	fputs("}\n", a->f);
+	return 0;
+}
+
+static const char *const aa_general[] = {
+	"file letters: r->r, w->w, a->a (w covers it), m->m, l->l, k->k, "
+	"x->ix; c (create), d (delete), t (truncate) and s (chmod, chown) "
+	"->w, because AppArmor 3.0 has no finer permission (w is broader)",
+	"x is ix: a child runs under this profile; the rules of children "
+	"that are subjects of this export are included below",
+	"paths that may be directories end in {,/} (AppArmor names a "
+	"directory with a trailing /)",
+	"network rules allow every operation (create, bind, connect, "
+	"listen, accept) on every address of their family and type",
+	"include <abstractions/base> allows what every program needs "
+	"(libc, locales, /dev/null...): more than was observed",
+};
+
+int export_apparmor(const struct vigil_ruleset *rs, const char *dir,
+		    const struct export_opts *o, struct export_files *out)
+{
+	struct aa a = { .rs = rs };
+	char *body = NULL, *text = NULL;
+	size_t blen = 0, tlen = 0, i, k;
+	FILE *f = NULL;
+	int rc = -ENOMEM;
+
+	a.names = calloc(rs->nsubjects + 1, sizeof(*a.names));
+	if (!a.names)
+		goto out;
+	for (i = 0; i < rs->nsubjects; i++) {
+		a.names[i] = export_subject_name(rs->subjects[i].exe);
+		if (!a.names[i])
+			goto out;
+		if (!aa_name_char((unsigned char)a.names[i][0]))
+			a.names[i][0] = 'x';
+	}
+	rc = export_reach(rs, &a.reach);
+	if (rc)
+		goto out;
+	for (i = 0; i < rs->nsubjects; i++) {
+		a.f = open_memstream(&body, &blen);
+		if (!a.f) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (k = 0; k < ARRAY_SIZE(aa_general); k++) {
+			rc = note_add(&a.general, "%s", aa_general[k]);
+			if (rc)
+				goto out;
+		}
+		rc = aa_profile(&a, i);
+		if (fclose(a.f) && !rc)
+			rc = -ENOMEM;
+		a.f = NULL;
+		if (rc)
+			goto out;
+		f = open_memstream(&text, &tlen);
+		if (!f) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		export_header(f, "#", "AppArmor profile", rs, &rs->subjects[i],
+			      o, &a.general, &a.left);
+		fputs(body, f);
+		if (fclose(f)) {
+			f = NULL;
+			rc = -ENOMEM;
+			goto out;
+		}
+		f = NULL;
+		rc = export_write(dir, a.names[i], text, tlen, out);
+		if (rc)
+			goto out;
+		free(body);
+		free(text);
+		body = text = NULL;
+		notes_free(&a.general);
+		notes_free(&a.left);
+	}
+	rc = 0;
+out:
+	if (a.f)
+		fclose(a.f);
+	if (f)
+		fclose(f);
+	free(body);
+	free(text);
+	notes_free(&a.general);
+	notes_free(&a.left);
+	if (a.names)
+		for (i = 0; i < rs->nsubjects; i++)
+			free(a.names[i]);
+	free(a.names);
+	free(a.reach);
+	return rc;
+}

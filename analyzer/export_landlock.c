@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: export to Landlock, one ruleset per subject in the
+ * landlockconfig JSON format (applied by "vigil run --landlock").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vigil.h"
+#include "export.h"
+#include "landlock.h"
+
+const struct vl_name vl_fs_names[] = {
+	{ "execute", VL_FS_EXECUTE },
+	{ "write_file", VL_FS_WRITE_FILE },
+	{ "read_file", VL_FS_READ_FILE },
+	{ "read_dir", VL_FS_READ_DIR },
+	{ "remove_dir", VL_FS_REMOVE_DIR },
+	{ "remove_file", VL_FS_REMOVE_FILE },
+	{ "make_char", VL_FS_MAKE_CHAR },
+	{ "make_dir", VL_FS_MAKE_DIR },
+	{ "make_reg", VL_FS_MAKE_REG },
+	{ "make_sock", VL_FS_MAKE_SOCK },
+	{ "make_fifo", VL_FS_MAKE_FIFO },
+	{ "make_block", VL_FS_MAKE_BLOCK },
+	{ "make_sym", VL_FS_MAKE_SYM },
+	{ "refer", VL_FS_REFER },
+	{ "truncate", VL_FS_TRUNCATE },
+	{ "ioctl_dev", VL_FS_IOCTL_DEV },
+};
+const unsigned int vl_nr_fs_names = ARRAY_SIZE(vl_fs_names);
+const struct vl_name vl_net_names[] = {
+	{ "bind_tcp", VL_NET_BIND_TCP },
+	{ "connect_tcp", VL_NET_CONNECT_TCP },
+};
+const unsigned int vl_nr_net_names = ARRAY_SIZE(vl_net_names);
+const struct vl_name vl_scope_names[] = {
+	{ "abstract_unix_socket", VL_SCOPE_ABSTRACT_UNIX },
+	{ "signal", VL_SCOPE_SIGNAL },
+};
+const unsigned int vl_nr_scope_names = ARRAY_SIZE(vl_scope_names);
+
+uint64_t vl_fs_rights(unsigned int abi)
+{
+	uint64_t r = 0;
+
+	if (abi >= 1)
+		r |= (VL_FS_MAKE_SYM << 1) - 1;
+	if (abi >= 2)
+		r |= VL_FS_REFER;
+	if (abi >= 3)
+		r |= VL_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= VL_FS_IOCTL_DEV;
+	return r;
+}
+
+uint64_t vl_net_rights(unsigned int abi)
+{
+	return abi >= 4 ? VL_NET_BIND_TCP | VL_NET_CONNECT_TCP : 0;
+}
+
+uint64_t vl_scopes(unsigned int abi)
+{
+	return abi >= 6 ? VL_SCOPE_ABSTRACT_UNIX | VL_SCOPE_SIGNAL : 0;
+}
+
+#define VL_MAKE_ANY (VL_FS_MAKE_REG | VL_FS_MAKE_DIR | VL_FS_MAKE_SYM | \
+		     VL_FS_MAKE_SOCK | VL_FS_MAKE_FIFO)
+
+struct ll_ent {
+	char *path;
+	uint64_t rights;
+};
+
+struct ll_port {
+	uint64_t port;
+	uint64_t rights;
+};
+
+struct ll {
+	unsigned int abi;
+	struct ll_ent *ents;
+	size_t nents;
+	struct ll_port *ports;
+	size_t nports;
+	struct export_notes general, left;
+};
+
+static int ll_add(struct ll *l, const char *path, size_t len, uint64_t rights)
+{
+	struct ll_ent *v;
+	size_t i;
+
+	if (!rights)
+		return 0;
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (i = 0; i < l->nents; i++) {
+		if (strlen(l->ents[i].path) == len &&
+		    !memcmp(l->ents[i].path, path, len)) {
+			l->ents[i].rights |= rights;
+			return 0;
+		}
+	}
+	v = realloc(l->ents, (l->nents + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->ents = v;
+	v[l->nents].path = strndup(path, len);
+	if (!v[l->nents].path)
+		return -ENOMEM;
+	v[l->nents++].rights = rights;
+	return 0;
+}
+
+static int ll_add_port(struct ll *l, uint64_t port, uint64_t rights)
+{
+	struct ll_port *v;
+	size_t i;
+
+	for (i = 0; i < l->nports; i++) {
+		if (l->ports[i].port == port) {
+			l->ports[i].rights |= rights;
+			return 0;
+		}
+	}
+	v = realloc(l->ports, (l->nports + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->ports = v;
+	v[l->nports].port = port;
+	v[l->nports++].rights = rights;
+	return 0;
+}
+
+/* The length of path's parent ("/a/b" -> "/a", "/a" -> "/"). */
+static size_t parent_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (!s || s == path)
+		return 1;
+	return s - path;
+}
+
+/* Whether path can go into JSON unchanged as UTF-8. */
+static bool utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n;
+
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+			n = 1;
+		else if ((*p & 0xf0) == 0xe0)
+			n = 2;
+		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+			n = 3;
+		else
+			return false;
+		for (p++; n; n--, p++)
+			if ((*p & 0xc0) != 0x80)
+				return false;
+	}
+	return true;
+}
+
+static int ll_file(struct ll *l, const struct vigil_rule *r)
+{
+	uint64_t acc = r->access, f = 0, d = 0;
+	struct glob_toks g = { 0 };
+	char *path = NULL;
+	struct stat st;
+	bool lit;
+	int rc;
+
+	rc = glob_toks_of_rule(r, &g);
+	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
+				      g.t[0].c != '/'))) {
+		glob_toks_free(&g);
+		return note_rule(&l->left, r, "not an absolute path: Landlock "
+				 "rules name files (left out)");
+	}
+	if (rc)
+		return rc;
+	lit = glob_toks_literal(&g);
+	path = lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
+	glob_toks_free(&g);
+	if (!path)
+		return -ENOMEM;
+	if (!utf8_ok(path)) {
+		rc = note_rule(&l->left, r, "not UTF-8: JSON cannot carry it "
+			       "(left out)");
+		goto out;
+	}
+	if (acc & VIGIL_FILE_R)
+		f |= VL_FS_READ_FILE;
+	if (acc & (VIGIL_FILE_W | VIGIL_FILE_A))
+		f |= VL_FS_WRITE_FILE;
+	if (acc & VIGIL_FILE_X)
+		f |= VL_FS_EXECUTE;
+	if (acc & VIGIL_FILE_M)
+		f |= VL_FS_READ_FILE | VL_FS_EXECUTE;
+	if (acc & VIGIL_FILE_T) {
+		if (l->abi >= 3)
+			f |= VL_FS_TRUNCATE;
+		else
+			rc = note_add(&l->general, "t (truncate): not "
+				      "controlled before ABI 3 (allowed)");
+	}
+	if (acc & VIGIL_FILE_I) {
+		if (l->abi >= 5)
+			f |= VL_FS_IOCTL_DEV;
+		else
+			rc = note_add(&l->general, "i (ioctl): not controlled "
+				      "before ABI 5 (allowed)");
+	}
+	if (acc & (VIGIL_FILE_S | VIGIL_FILE_K))
+		rc = note_add(&l->general, "s (chmod, chown) and k (lock) "
+			      "are never controlled by Landlock (allowed)");
+	if (rc)
+		goto out;
+	if (acc & VIGIL_FILE_C)
+		d |= VL_MAKE_ANY;
+	if (acc & VIGIL_FILE_D)
+		d |= VL_FS_REMOVE_FILE | VL_FS_REMOVE_DIR;
+	if (acc & VIGIL_FILE_L)
+		d |= VL_FS_MAKE_REG;
+	if (!lit) {
+		/* Everything beneath the glob's literal folder. */
+		if (acc & VIGIL_FILE_R)
+			f |= VL_FS_READ_DIR;
+		rc = ll_add(l, path, strlen(path), f | d);
+		if (!rc)
+			rc = note_rule(&l->left, r, "glob: allowed beneath its "
+				       "glob-free folder (broader)");
+		goto out;
+	}
+	if (acc & VIGIL_FILE_C) {
+		/* Created by the program: it may not exist when the
+		 * ruleset is made, so its folder gets its rights. */
+		if (acc & VIGIL_FILE_R)
+			f |= VL_FS_READ_DIR;
+		rc = ll_add(l, path, parent_len(path), f | d);
+		if (!rc)
+			rc = note_rule(&l->left, r, "created by the program: "
+				       "allowed in its whole folder (broader)");
+		goto out;
+	}
+	if ((f & VL_FS_READ_FILE) && !stat(path, &st) && S_ISDIR(st.st_mode))
+		f = (f & ~VL_FS_READ_FILE) | VL_FS_READ_DIR;
+	rc = ll_add(l, path, strlen(path), f);
+	if (!rc && d)
+		rc = ll_add(l, path, parent_len(path), d);
+	if (!rc && d)
+		rc = note_rule(&l->left, r, "delete/link: allowed in its "
+			       "whole folder (broader)");
+out:
+	free(path);
+	return rc;
+}
+
+static int ll_net(struct ll *l, const struct vigil_rule *r)
+{
+	struct net_obj no;
+	uint64_t n = 0;
+	bool tcp;
+	int rc;
+
+	rc = net_obj_parse(r, &no);
+	if (rc == -EINVAL)
+		return note_rule(&l->left, r, "not a FAMILY:TYPE object");
+	if (rc)
+		return rc;
+	tcp = (!strcmp(no.family, "inet") || !strcmp(no.family, "inet6")) &&
+	      !strcmp(no.type, "stream");
+	if (!strcmp(no.family, "unix") && no.addr && no.addr[0] == '/' &&
+	    (r->access & VIGIL_NET_BIND)) {
+		/* Binding a named socket makes a file. */
+		rc = ll_add(l, no.addr, parent_len(no.addr), VL_FS_MAKE_SOCK);
+		if (!rc)
+			rc = note_rule(&l->left, r, "bind of a named socket: "
+				       "make_sock in its whole folder "
+				       "(broader); Landlock does not control "
+				       "the other operations (allowed)");
+	} else if (tcp && l->abi >= 4 && no.port >= 0 &&
+		   (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
+		if (r->access & VIGIL_NET_BIND)
+			n |= VL_NET_BIND_TCP;
+		if (r->access & VIGIL_NET_CONNECT)
+			n |= VL_NET_CONNECT_TCP;
+		rc = ll_add_port(l, (uint64_t)no.port, n);
+	} else if (tcp && l->abi >= 4 &&
+		   (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
+		rc = note_rule(&l->left, r, "TCP bind/connect without a port "
+			       "observed: denied by this ruleset");
+	} else if (tcp && (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
+		rc = note_rule(&l->left, r, "TCP ports need ABI 4 (Linux "
+			       "6.7): not controlled here (allowed)");
+	} else {
+		rc = note_rule(&l->left, r, "Landlock controls only TCP bind "
+			       "and connect: not controlled (allowed)");
+	}
+	net_obj_free(&no);
+	return rc;
+}
+
+static int ll_rule(struct ll *l, const struct vigil_rule *r)
+{
+	switch (r->class) {
+	case VIGIL_CLASS_FILE:
+		return ll_file(l, r);
+	case VIGIL_CLASS_NET:
+		return ll_net(l, r);
+	case VIGIL_CLASS_CAP:
+		return note_rule(&l->left, r, "Landlock does not control "
+				 "capabilities (allowed; no_new_privs stops "
+				 "setuid gains)");
+	case VIGIL_CLASS_SIGNAL:
+		return note_rule(&l->left, r, l->abi >= 6 ?
+				 "signals are not scoped by this ruleset "
+				 "(allowed)" :
+				 "signals: not controlled before ABI 6 "
+				 "(allowed)");
+	case VIGIL_CLASS_PTRACE:
+		return note_rule(&l->left, r, "ptrace: Landlock only lets a "
+				 "sandboxed process trace processes in its own "
+				 "domain (denied otherwise)");
+	case VIGIL_CLASS_MOUNT:
+		return note_rule(&l->left, r, "mount and umount are always "
+				 "denied to a Landlock-sandboxed process");
+	case VIGIL_CLASS_MODULE:
+		return note_rule(&l->left, r, "Landlock does not control "
+				 "module loading (allowed by path)");
+	default:
+		return note_rule(&l->left, r, "unknown class");
+	}
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct ll_ent *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+	const struct ll_port *x = a, *y = b;
+
+	return x->port < y->port ? -1 : x->port > y->port;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_rights(FILE *f, uint64_t rights, const struct vl_name *v,
+			unsigned int n)
+{
+	unsigned int i, m = 0;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++)
+		if (rights & v[i].bit)
+			fprintf(f, "%s\"%s\"", m++ ? ", " : "", v[i].name);
+	fputc(']', f);
+}
+
+static void ll_json(struct ll *l, FILE *f)
+{
+	size_t i, j, m = 0;
+	bool *done;
+
+	qsort(l->ents, l->nents, sizeof(*l->ents), ent_cmp);
+	qsort(l->ports, l->nports, sizeof(*l->ports), port_cmp);
+	fprintf(f, "{\n  \"abi\": %u,\n  \"ruleset\": [\n    {\n"
+		"      \"handledAccessFs\": [\"abi.all\"]", l->abi);
+	if (l->abi >= 4)
+		fputs(",\n      \"handledAccessNet\": [\"abi.all\"]", f);
+	fputs("\n    }\n  ]", f);
+	done = calloc(l->nents + 1, sizeof(*done));
+	if (l->nents)
+		fputs(",\n  \"pathBeneath\": [", f);
+	/* One entry per distinct set of rights, paths sorted. */
+	for (i = 0; i < l->nents && done; i++) {
+		if (done[i])
+			continue;
+		fprintf(f, "%s\n    {\n      \"allowedAccess\": ", m++ ? "," : "");
+		json_rights(f, l->ents[i].rights, vl_fs_names, vl_nr_fs_names);
+		fputs(",\n      \"parent\": [", f);
+		for (j = i; j < l->nents; j++) {
+			if (done[j] || l->ents[j].rights != l->ents[i].rights)
+				continue;
+			done[j] = true;
+			fputs(j == i ? "\n        " : ",\n        ", f);
+			json_str(f, l->ents[j].path);
+		}
+		fputs("\n      ]\n    }", f);
+	}
+	if (l->nents)
+		fputs("\n  ]", f);
+	if (!done)
+		fputs("\n  \"out of memory\"", f);	/* caught by the check */
+	free(done);
+	if (l->nports) {
+		fputs(",\n  \"netPort\": [", f);
+		for (i = 0; i < l->nports; i++) {
+			fprintf(f, "%s\n    {\n      \"allowedAccess\": ",
+				i ? "," : "");
+			json_rights(f, l->ports[i].rights, vl_net_names,
+				    vl_nr_net_names);
+			fprintf(f, ",\n      \"port\": [%llu]\n    }",
+				(unsigned long long)l->ports[i].port);
+		}
+		fputs("\n  ]", f);
+	}
+	fputs("\n}\n", f);
+}
+
+static void ll_reset(struct ll *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nents; i++)
+		free(l->ents[i].path);
+	free(l->ents);
+	free(l->ports);
+	l->ents = NULL;
+	l->ports = NULL;
+	l->nents = l->nports = 0;
+	notes_free(&l->general);
+	notes_free(&l->left);
+}
+
+static int ll_general(struct ll *l)
+{
+	static const char *const general[] = {
+		"Landlock rules allow rights on a file or beneath a folder; "
+		"every other file access is denied (handledAccessFs: all "
+		"rights of the ABI)",
+		"r->read_file (read_dir for folders), w and a->write_file, "
+		"x->execute, m->read_file and execute (Landlock has no mmap "
+		"right; the dynamic loader needs execute), c->make_reg, "
+		"make_dir, make_sym, make_sock, make_fifo on the folder, "
+		"d->remove_file and remove_dir on the folder, l->make_reg "
+		"on the folder (refer is not granted: links and renames "
+		"across folders fail with EXDEV), t->truncate (ABI 3), "
+		"i->ioctl_dev (ABI 5)",
+		"the subject's executable gets execute and read_file, so "
+		"vigil run can exec it; the rules of children it runs are "
+		"included (a Landlock domain is inherited across exec)",
+		"vigil run skips paths that do not exist when it starts (with "
+		"a warning): what they allow is then denied",
+		"the header is this file because JSON has no comments; the "
+		".json file is plain landlockconfig",
+	};
+	size_t i;
+	int rc;
+
+	for (i = 0; i < ARRAY_SIZE(general); i++) {
+		rc = note_add(&l->general, "%s", general[i]);
+		if (rc)
+			return rc;
+	}
+	if (l->abi < 4)
+		rc = note_add(&l->general, "ABI %u has no network rules (ABI "
+			      "4, Linux 6.7): TCP bind and connect are "
+			      "allowed", l->abi);
+	if (!rc && l->abi < 3)
+		rc = note_add(&l->general, "ABI %u cannot control truncate "
+			      "(ABI 3, Linux 6.2)", l->abi);
+	if (!rc && l->abi < 5)
+		rc = note_add(&l->general, "ABI %u cannot control ioctl (ABI "
+			      "5, Linux 6.10)", l->abi);
+	if (!rc)
+		rc = note_add(&l->general, "never expressible in Landlock: "
+			      "capabilities, ptrace targets, mount, module "
+			      "loading, chmod/chown, locks; signals only as "
+			      "a scope (ABI 6)");
+	return rc;
+}
+
+static int ll_write_one(struct ll *l, const struct vigil_ruleset *rs,
+			size_t self, const bool *reach, const char *dir,
+			const struct export_opts *o, struct export_files *out)
+{
+	const struct vigil_subject_rules *sr = &rs->subjects[self];
+	char *text = NULL, *name = NULL, *fname = NULL;
+	size_t n = rs->nsubjects, len = 0, i, j;
+	FILE *f = NULL;
+	int rc;
+
+	rc = ll_general(l);
+	if (rc)
+		goto out;
+	rc = ll_add(l, sr->exe, strlen(sr->exe),
+		    VL_FS_EXECUTE | VL_FS_READ_FILE);
+	for (i = 0; i < n && !rc; i++) {
+		if (!reach[self * n + i])
+			continue;
+		for (j = 0; j < rs->subjects[i].nrules && !rc; j++)
+			rc = ll_rule(l, &rs->subjects[i].rules[j]);
+	}
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	name = export_subject_name(sr->exe);
+	if (!name)
+		goto out;
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto out;
+	ll_json(l, f);
+	if (fclose(f))
+		goto out;
+	if (asprintf(&fname, "%s.landlock.json", name) < 0) {
+		fname = NULL;
+		goto out;
+	}
+	rc = export_write(dir, fname, text, len, out);
+	if (rc)
+		goto out;
+	free(text);
+	free(fname);
+	text = fname = NULL;
+	rc = -ENOMEM;
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto out;
+	export_header(f, "#", "Landlock ruleset", rs, sr, o, &l->general,
+		      &l->left);
+	fprintf(f, "# apply with: vigil run --landlock %s.landlock.json -- "
+		"COMMAND [ARGS]\n", name);
+	if (fclose(f))
+		goto out;
+	if (asprintf(&fname, "%s.landlock.txt", name) < 0) {
+		fname = NULL;
+		goto out;
+	}
+	rc = export_write(dir, fname, text, len, out);
+out:
+	free(text);
+	free(name);
+	free(fname);
+	return rc;
+}
+
+int export_landlock(const struct vigil_ruleset *rs, const char *dir,
+		    const struct export_opts *o, struct export_files *out)
+{
+	struct ll l = { 0 };
+	bool *reach = NULL;
+	size_t i;
+	int rc;
+
+	l.abi = o && o->landlock_abi ? o->landlock_abi :
+		(unsigned int)landlock_abi_version();
+	if (!l.abi)
+		l.abi = 1;
+	if (l.abi > VL_ABI_MAX)
+		l.abi = VL_ABI_MAX;
+	rc = export_reach(rs, &reach);
+	for (i = 0; i < rs->nsubjects && !rc; i++) {
+		rc = ll_write_one(&l, rs, i, reach, dir, o, out);
+		ll_reset(&l);
+	}
+	ll_reset(&l);
+	free(reach);
+	return rc;
+}

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: "vigil ingest", audit logs into the database.
+ *
+ * Lines are read here (bounded), each record is handed to auparse alone
+ * (AUSOURCE_BUFFER, one record at a time) and events are grouped by their
+ * (node, time, serial) key here, so auparse's own event assembly, slow on
+ * bursty logs, never runs. Each batch of rows is committed together with
+ * the position reached in the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vigil.h"
+
+#define DEFAULT_LOG "/var/log/audit/audit.log"
+#define MAX_ROTATED 99
+#define MAX_LINE (64 * 1024) /* auditd writes at most ~9 KiB a record */
+#define READ_BUF (1024 * 1024)
+#define HEAD_MAX 4096
+#define DEFAULT_BATCH 20000 /* lines per transaction */
+
+static const char ingest_usage[] =
+	"ingest [--db PATH] [FILE...|-]\n"
+	"  Store the vigil records of audit logs (default: " DEFAULT_LOG
+	".N ... " DEFAULT_LOG ").";
+
+/* ---- bounded line reader ---- */
+
+enum {
+	LINE_TOO_LONG = 1,
+	LINE_NO_NEWLINE = 2,
+};
+
+struct line_reader {
+	int fd;
+	char *buf;
+	size_t pos, end;
+	bool eof;
+	uint64_t next_off; /* file offset after the last line returned */
+};
+
+/*
+ * Next line, without its newline, writable, with one spare byte after it.
+ * Lines longer than MAX_LINE are consumed whole and returned truncated
+ * with LINE_TOO_LONG. Return 1, 0 at the end, or -errno.
+ */
+static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
+		   unsigned int *ret_flags)
+{
+	unsigned int flags = 0;
+	size_t scanned = 0;
+	uint64_t dropped = 0;
+
+	for (;;) {
+		char *nl = memchr(lr->buf + lr->pos + scanned, '\n',
+				  lr->end - lr->pos - scanned);
+		size_t have;
+		ssize_t n;
+
+		if (nl) {
+			size_t len = nl - (lr->buf + lr->pos);
+
+			if (len + dropped > MAX_LINE)
+				flags |= LINE_TOO_LONG;
+			*ret_line = lr->buf + lr->pos;
+			*ret_len = len;
+			*ret_flags = flags;
+			lr->pos += len + 1;
+			lr->next_off += dropped + len + 1;
+			return 1;
+		}
+		have = lr->end - lr->pos;
+		if (have >= MAX_LINE) {
+			/* keep a prefix for the message, drop the rest */
+			flags |= LINE_TOO_LONG;
+			dropped += have - 256;
+			lr->end = lr->pos + 256;
+			have = 256;
+		}
+		scanned = have;
+		if (lr->eof) {
+			if (!have && !(flags & LINE_TOO_LONG))
+				return 0;
+			*ret_line = lr->buf + lr->pos;
+			*ret_len = have;
+			*ret_flags = flags | LINE_NO_NEWLINE;
+			lr->pos = lr->end;
+			lr->next_off += dropped + have;
+			return 1;
+		}
+		if (lr->pos) {
+			memmove(lr->buf, lr->buf + lr->pos, have);
+			lr->pos = 0;
+			lr->end = have;
+		}
+		do {
+			n = read(lr->fd, lr->buf + lr->end, READ_BUF - lr->end);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			lr->eof = true;
+		lr->end += n;
+	}
+}
+
+/* ---- per-record handling, shared with the plugin ---- */
+
+void ingest_init(struct ingest *in, struct vigil_store *store)
+{
+	memset(in, 0, sizeof(*in));
+	in->store = store;
+}
+
+void ingest_fini(struct ingest *in)
+{
+	vigil_record_free(&in->rec);
+	for (int i = 0; i < INGEST_MAX_LOCATIONS; i++)
+		free(in->where[i]);
+}
+
+void ingest_malformed(struct ingest *in, const char *file, uint64_t line,
+		      const char *reason)
+{
+	if (in->malformed < INGEST_MAX_LOCATIONS) {
+		char *w;
+
+		if (asprintf(&w, "%s:%llu", file, (unsigned long long)line) < 0)
+			w = NULL;
+		in->where[in->malformed] = w;
+		in->why[in->malformed] = reason;
+	}
+	in->malformed++;
+}
+
+/* Count events: a key not among the recent ones starts a new event. */
+static void count_event(struct ingest *in, const struct ingest_key *k)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(in->recent); i++) {
+		const struct ingest_key *r = &in->recent[i];
+
+		if (r->serial == k->serial && r->time_ms == k->time_ms &&
+		    r->node_hash == k->node_hash)
+			return;
+	}
+	in->recent[in->recent_next] = *k;
+	in->recent_next = (in->recent_next + 1) % ARRAY_SIZE(in->recent);
+	in->events++;
+}
+
+int ingest_record(struct ingest *in, auparse_state_t *au, const char *text,
+		  size_t len, const char *file, uint64_t line)
+{
+	const au_event_t *ts = auparse_get_timestamp(au);
+	const char *reason = NULL;
+	struct ingest_key key;
+	enum rec_kind kind;
+	int rc;
+
+	if (!ts) {
+		ingest_malformed(in, file, line, "record without timestamp");
+		return 0;
+	}
+	if (ts->sec < 0 || ts->sec > 100000000000LL || ts->milli > 999) {
+		ingest_malformed(in, file, line, "timestamp out of range");
+		return 0;
+	}
+	if (auparse_get_num_fields(au) <= (ts->host ? 2U : 1U)) {
+		ingest_malformed(in, file, line, "record without fields");
+		return 0;
+	}
+	in->records++;
+	key.node_hash =
+		ts->host ? fnv1a64(ts->host, strlen(ts->host), FNV1A64_INIT) :
+			   0;
+	key.time_ms = (int64_t)ts->sec * 1000 + ts->milli;
+	key.serial = ts->serial;
+	count_event(in, &key);
+
+	kind = vigil_record_kind(au);
+	switch (kind) {
+	case REC_CONTEXT:
+		return 0;
+	case REC_VIGIL:
+		rc = vigil_record_parse(au, &in->rec, &reason);
+		if (rc == -EINVAL) {
+			in->records--;
+			ingest_malformed(in, file, line, reason);
+			return 0;
+		}
+		if (rc)
+			return rc;
+		rc = vigil_store_add_record(in->store, ts->host, key.time_ms,
+					    ts->serial, &in->rec);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			in->stored++;
+		else
+			in->duplicates++;
+		return 0;
+	default:
+		in->foreign[kind]++;
+		rc = vigil_store_add_foreign(in->store, ts->host, key.time_ms,
+					     ts->serial, vigil_record_type(au),
+					     kind, text, len);
+		return rc < 0 ? rc : 0;
+	}
+}
+
+void ingest_summary(const struct ingest *in, const char *verb)
+{
+	unsigned int shown = in->malformed < INGEST_MAX_LOCATIONS ?
+				     in->malformed :
+				     INGEST_MAX_LOCATIONS;
+
+	printf("vigil %s: %llu events read, %llu vigil records stored, "
+	       "%llu duplicates skipped, foreign records: %llu AppArmor, "
+	       "%llu SELinux, %llu Landlock, %llu other; %llu malformed",
+	       verb, (unsigned long long)in->events,
+	       (unsigned long long)in->stored,
+	       (unsigned long long)in->duplicates,
+	       (unsigned long long)in->foreign[REC_APPARMOR],
+	       (unsigned long long)in->foreign[REC_SELINUX],
+	       (unsigned long long)in->foreign[REC_LANDLOCK],
+	       (unsigned long long)in->foreign[REC_FOREIGN_OTHER],
+	       (unsigned long long)in->malformed);
+	for (unsigned int i = 0; i < shown; i++)
+		printf("%s%s", i ? ", " : " (",
+		       in->where[i] ? in->where[i] : "?");
+	if (in->malformed > shown)
+		printf(", ...");
+	printf("%s\n", shown ? ")" : "");
+	fflush(stdout);
+	for (unsigned int i = 0; i < shown; i++)
+		fprintf(stderr, "%s: malformed record: %s\n",
+			in->where[i] ? in->where[i] : "?", in->why[i]);
+}
+
+/* ---- files ---- */
+
+struct ingest_run {
+	struct ingest in;
+	auparse_state_t *au;
+	long batch; /* lines per transaction */
+	long crash_after; /* test hook: SIGKILL after this many lines */
+	uint64_t lines_total;
+	unsigned int inputs_failed, inputs_read;
+};
+
+/*
+ * The bulk of a log is syscall context (SYSCALL, PATH, CWD, PROCTITLE...)
+ * that vigil only counts. For those, read the event key from the header,
+ * "[node=N ]type=T msg=audit(SEC.MSEC:SERIAL): ...", and skip auparse.
+ * Anything unexpected goes to auparse. Return true when handled.
+ */
+static bool context_fast_path(struct ingest *in, const char *p, size_t len)
+{
+	static const char *const context_types[] = {
+		"SYSCALL",  "PATH", "CWD",     "PROCTITLE",  "EXECVE",
+		"SOCKADDR", "MMAP", "FD_PAIR", "BPRM_FCAPS", "CAPSET",
+	};
+	const char *end = p + len, *node = NULL, *type, *q;
+	size_t node_len = 0, type_len;
+	struct ingest_key key;
+	uint64_t sec = 0, serial = 0;
+	unsigned int ms = 0;
+	bool known = false;
+	int digits;
+
+	if (len > 5 && !memcmp(p, "node=", 5)) {
+		node = p + 5;
+		q = memchr(node, ' ', end - node);
+		if (!q || q == node)
+			return false;
+		node_len = q - node;
+		p = q + 1;
+	}
+	if (end - p < 5 || memcmp(p, "type=", 5))
+		return false;
+	type = p + 5;
+	q = memchr(type, ' ', end - type);
+	if (!q)
+		return false;
+	type_len = q - type;
+	for (size_t i = 0; i < ARRAY_SIZE(context_types); i++)
+		if (strlen(context_types[i]) == type_len &&
+		    !memcmp(type, context_types[i], type_len))
+			known = true;
+	if (!known)
+		return false;
+	p = q + 1;
+	if (end - p < 10 || memcmp(p, "msg=audit(", 10))
+		return false;
+	p += 10;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		sec = sec * 10 + (*p - '0');
+	if (!digits || digits > 11 || p >= end || *p++ != '.')
+		return false;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		ms = ms * 10 + (*p - '0');
+	if (digits != 3 || p >= end || *p++ != ':')
+		return false;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		serial = serial * 10 + (*p - '0');
+	if (!digits || digits > 19 || end - p < 4 || memcmp(p, "): ", 3))
+		return false;
+	in->records++;
+	key.node_hash = node ? fnv1a64(node, node_len, FNV1A64_INIT) : 0;
+	key.time_ms = (int64_t)sec * 1000 + ms;
+	key.serial = serial;
+	count_event(in, &key);
+	return true;
+}
+
+static int process_line(struct ingest_run *run, char *buf, size_t len,
+			const char *file, uint64_t line)
+{
+	struct ingest *in = &run->in;
+	char *enriched;
+
+	if (memchr(buf, '\0', len)) {
+		ingest_malformed(in, file, line, "NUL byte (binary data)");
+		return 0;
+	}
+	/* ENRICHED logs: interpreted fields follow a 0x1D byte. */
+	enriched = memchr(buf, 0x1d, len);
+	if (enriched)
+		len = enriched - buf;
+	while (len && (buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		len--;
+	if (!len) {
+		ingest_malformed(in, file, line, "empty line");
+		return 0;
+	}
+	if (context_fast_path(in, buf, len))
+		return 0;
+	buf[len] = '\n';
+	if (auparse_new_buffer(run->au, buf, len + 1) < 0)
+		return -ENOMEM;
+	if (auparse_next_event(run->au) <= 0) {
+		ingest_malformed(in, file, line, "not an audit record");
+		return 0;
+	}
+	buf[len] = '\0';
+	return ingest_record(in, run->au, buf, len, file, line);
+}
+
+static int save_position(struct ingest_run *run, struct vigil_source *src,
+			 bool commit_and_begin)
+{
+	int rc = 0;
+
+	if (src)
+		rc = vigil_store_put_source(run->in.store, src);
+	if (!rc)
+		rc = vigil_store_commit(run->in.store);
+	if (!rc && commit_and_begin)
+		rc = vigil_store_begin(run->in.store);
+	return rc;
+}
+
+/* Ingest one input. 0, -EBADF (input unreadable, reported), -EIO (db). */
+static int ingest_file(struct ingest_run *run, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "-" : path;
+	struct line_reader lr = { 0 };
+	struct vigil_source src = { 0 }, *srcp = NULL;
+	unsigned int flags = 0;
+	uint64_t line = 0;
+	long in_batch = 0;
+	struct stat st;
+	size_t len = 0;
+	char *buf = NULL;
+	int fd, rc;
+
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		p_err("%s: %s", name, strerror(errno));
+		if (fd > STDIN_FILENO)
+			close(fd);
+		return -EBADF;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		p_err("%s: is a folder", name);
+		if (!is_stdin)
+			close(fd);
+		return -EBADF;
+	}
+	lr.fd = fd;
+	lr.buf = malloc(READ_BUF + 1);
+	if (!lr.buf) {
+		rc = -ENOMEM;
+		goto out_close;
+	}
+	if (S_ISREG(st.st_mode)) {
+		char head[HEAD_MAX];
+		ssize_t hl = pread(fd, head, sizeof(head), 0);
+		struct vigil_source old;
+		off_t start = 0;
+
+		if (hl < 0) {
+			p_err("%s: %s", name, strerror(errno));
+			rc = -EBADF;
+			goto out_free;
+		}
+		src.dev = (int64_t)st.st_dev;
+		src.ino = (int64_t)st.st_ino;
+		src.path = name;
+		src.head_len = hl;
+		src.head_hash = fnv1a64(head, hl, FNV1A64_INIT);
+		srcp = &src;
+		rc = vigil_store_get_source(run->in.store, src.dev, src.ino,
+					    &old);
+		if (rc == -EIO)
+			goto out_free;
+		if (!rc) {
+			if (old.head_len <= hl &&
+			    fnv1a64(head, old.head_len, FNV1A64_INIT) ==
+				    old.head_hash &&
+			    old.offset <= st.st_size) {
+				start = old.offset;
+				line = old.line;
+			} else {
+				p_warn("%s: changed since it was last read "
+				       "(truncated or replaced): reading it "
+				       "from the start",
+				       name);
+			}
+		}
+		if (start && lseek(fd, start, SEEK_SET) != start) {
+			p_err("%s: %s", name, strerror(errno));
+			rc = -EBADF;
+			goto out_free;
+		}
+		lr.next_off = start;
+		src.offset = start;
+		src.line = line;
+	}
+	rc = vigil_store_begin(run->in.store);
+	if (rc)
+		goto out_free;
+	while ((rc = lr_next(&lr, &buf, &len, &flags)) > 0) {
+		line++;
+		if ((flags & LINE_NO_NEWLINE) && srcp) {
+			/* maybe being written: read it again next time */
+			ingest_malformed(&run->in, name, line,
+					 "incomplete last line (no newline), "
+					 "left for the next run");
+			line--;
+			break;
+		}
+		if (flags & LINE_TOO_LONG) {
+			ingest_malformed(&run->in, name, line,
+					 "line longer than 65536 bytes");
+			rc = 0;
+		} else {
+			rc = process_line(run, buf, len, name, line);
+		}
+		if (rc < 0)
+			goto out_rollback;
+		run->in.lines++;
+		src.offset = (int64_t)lr.next_off;
+		src.line = (int64_t)line;
+		if (run->crash_after &&
+		    ++run->lines_total >= (uint64_t)run->crash_after)
+			raise(SIGKILL);
+		if (++in_batch >= run->batch) {
+			in_batch = 0;
+			rc = save_position(run, srcp, true);
+			if (rc)
+				goto out_rollback;
+		}
+	}
+	if (rc < 0) {
+		p_err("%s: %s", name, strerror(-rc));
+		/* keep what was read */
+		if (save_position(run, srcp, false))
+			goto out_db;
+		rc = -EBADF;
+		goto out_free;
+	}
+	rc = save_position(run, srcp, false);
+	if (rc)
+		goto out_rollback;
+	run->inputs_read++;
+	goto out_free;
+out_rollback:
+	vigil_store_rollback(run->in.store);
+out_db:
+	if (rc != -ENOMEM)
+		rc = -EIO;
+out_free:
+	free(lr.buf);
+out_close:
+	if (!is_stdin)
+		close(fd);
+	return rc;
+}
+
+static long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+	uint64_t n;
+
+	if (!v || parse_u64(v, 1000000000, &n) || !n)
+		return def;
+	return (long)n;
+}
+
+/* The default inputs: audit.log.N (oldest first) then audit.log. */
+static char **default_inputs(int *ret_count)
+{
+	char **list = calloc(MAX_ROTATED + 2, sizeof(*list));
+	int n = 0;
+
+	if (!list)
+		return NULL;
+	for (int i = MAX_ROTATED; i >= 1; i--) {
+		char *p;
+
+		if (asprintf(&p, "%s.%d", DEFAULT_LOG, i) < 0)
+			continue;
+		if (access(p, F_OK) == 0)
+			list[n++] = p;
+		else
+			free(p);
+	}
+	list[n++] = strdup(DEFAULT_LOG);
+	*ret_count = n;
+	return list;
+}
+
+int do_ingest(int argc, char **argv)
+{
+	struct ingest_run run = { 0 };
+	struct vigil_store *store = NULL;
+	char **inputs, **defaults = NULL;
+	int ninputs, first, ret = EXIT_USAGE, rc;
+	char err[256];
+
+	first = verb_getopt_db(argc, argv, ingest_usage);
+	if (first < 0)
+		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	if (first < argc) {
+		inputs = argv + first;
+		ninputs = argc - first;
+	} else {
+		defaults = default_inputs(&ninputs);
+		if (!defaults)
+			return EXIT_USAGE;
+		inputs = defaults;
+	}
+	run.batch = env_long("VIGIL_INGEST_BATCH", DEFAULT_BATCH);
+	run.crash_after = env_long("VIGIL_TEST_CRASH_AFTER", 0);
+
+	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
+		p_err("%s: %s", vigil_db_path(), err);
+		goto out;
+	}
+	run.au = auparse_init(AUSOURCE_BUFFER, "");
+	if (!run.au) {
+		p_err("auparse_init: %s", strerror(errno));
+		goto out;
+	}
+	ingest_init(&run.in, store);
+	for (int i = 0; i < ninputs; i++) {
+		rc = ingest_file(&run, inputs[i]);
+		if (rc == -EBADF) {
+			run.inputs_failed++;
+			continue;
+		}
+		if (rc) {
+			p_err("%s: %s", vigil_db_path(),
+			      rc == -ENOMEM ? "out of memory" :
+					      vigil_store_errmsg(store));
+			ingest_summary(&run.in, "ingest");
+			goto out_fini;
+		}
+	}
+	ingest_summary(&run.in, "ingest");
+	/* 2 when nothing could be read, 1 for malformed records or
+	 * unreadable inputs, else 0. */
+	if (!run.inputs_read || (!run.in.records && run.in.malformed))
+		ret = EXIT_USAGE;
+	else if (run.inputs_failed || run.in.malformed)
+		ret = EXIT_FINDING;
+	else
+		ret = EXIT_OK;
+out_fini:
+	ingest_fini(&run.in);
+out:
+	if (run.au)
+		auparse_destroy(run.au);
+	vigil_store_close(store);
+	if (defaults) {
+		for (int i = 0; i < ninputs; i++)
+			free(defaults[i]);
+		free(defaults);
+	}
+	return ret;
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: the kernel side through securityfs: "vigil status",
+ * "vigil mode", "vigil load", "vigil snapshot".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vigil.h"
+#ifdef VIGIL_HAVE_POLICY
+#include "policy.h"
+#endif
+
+#define POLICY_MAX (1024 * 1024) /* bytes; the kernel caps writes too */
+#define LEARNED_MAX (512 * 1024 * 1024)
+#define SMALL_MAX (1024 * 1024)
+
+static char *sfs_path(const char *file)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", vigil_securityfs(), file) < 0)
+		return NULL;
+	return p;
+}
+
+/* Read a securityfs file; prints the error. */
+static int sfs_read(const char *file, size_t max, char **ret, size_t *ret_len)
+{
+	char *path = sfs_path(file);
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = read_file(path, max, ret, ret_len);
+	if (rc == -ENOENT && access(vigil_securityfs(), F_OK))
+		p_err("%s: missing: is this kernel running vigil (lsm=...,"
+		      "vigil) with securityfs mounted?",
+		      vigil_securityfs());
+	else if (rc)
+		p_err("%s: %s", path, strerror(-rc));
+	free(path);
+	return rc;
+}
+
+/* Write buf to a securityfs file in one write(2). 0 or -errno. */
+static int sfs_write(const char *file, const char *buf, size_t len)
+{
+	char *path = sfs_path(file);
+	ssize_t n;
+	int fd, rc = 0;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	n = write(fd, buf, len);
+	if (n < 0)
+		rc = -errno;
+	else if ((size_t)n != len)
+		rc = -EIO; /* the kernel must take it whole */
+	if (close(fd) && !rc)
+		rc = -errno;
+out:
+	free(path);
+	return rc;
+}
+
+static void chomp(char *s)
+{
+	size_t l = strlen(s);
+
+	while (l && (s[l - 1] == '\n' || s[l - 1] == ' '))
+		s[--l] = '\0';
+}
+
+int do_status(int argc, char **argv)
+{
+	char *mode = NULL, *stats = NULL;
+	int first;
+
+	first = verb_getopt_db(argc, argv, "status");
+	if (first < 0)
+		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	if (first != argc) {
+		fprintf(stderr, "usage: %s status\n", progname);
+		return EXIT_USAGE;
+	}
+	if (sfs_read("mode", SMALL_MAX, &mode, NULL))
+		return EXIT_USAGE;
+	chomp(mode);
+	printf("mode %s\n", mode);
+	free(mode);
+	/* stats is "key value" lines: print them as they are */
+	if (!sfs_read("stats", SMALL_MAX, &stats, NULL)) {
+		fputs(stats, stdout);
+		if (*stats && stats[strlen(stats) - 1] != '\n')
+			putchar('\n');
+		free(stats);
+	}
+	return EXIT_OK;
+}
+
+int do_mode(int argc, char **argv)
+{
+	static const char usage[] = "mode [learn|observe|off]";
+	char *cur = NULL;
+	int first, rc;
+
+	first = verb_getopt_db(argc, argv, usage);
+	if (first < 0)
+		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	if (first == argc) {
+		if (sfs_read("mode", SMALL_MAX, &cur, NULL))
+			return EXIT_USAGE;
+		chomp(cur);
+		printf("%s\n", cur);
+		free(cur);
+		return EXIT_OK;
+	}
+	if (first + 1 != argc ||
+	    (strcmp(argv[first], "learn") && strcmp(argv[first], "observe") &&
+	     strcmp(argv[first], "off"))) {
+		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		return EXIT_USAGE;
+	}
+	rc = sfs_write("mode", argv[first], strlen(argv[first]));
+	if (rc) {
+		p_err("%s/mode: %s%s", vigil_securityfs(), strerror(-rc),
+		      rc == -EPERM || rc == -EACCES ?
+			      " (CAP_MAC_ADMIN is needed)" :
+			      "");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int do_load(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "check", no_argument, NULL, 'n' },
+		{ "dump", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"load [-n|--check] [--dump] POLICY\n"
+		"  Validate POLICY, then load it as the candidate policy\n"
+		"  (-n: validate only; --dump: validate, print the canonical\n"
+		"  form, load nothing).";
+	bool check_only = false, dump = false;
+	const char *file;
+	char *text = NULL;
+	size_t len;
+	int c, rc, ret = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+nh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			check_only = true;
+			break;
+		case 'D':
+			dump = check_only = true;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", progname, usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		return EXIT_USAGE;
+	}
+	file = argv[optind];
+	rc = read_file(file, POLICY_MAX, &text, &len);
+	if (rc) {
+		p_err("%s: %s", file,
+		      rc == -EFBIG ? "larger than the kernel's 1 MiB limit" :
+				     strerror(-rc));
+		return EXIT_USAGE;
+	}
+#ifdef VIGIL_HAVE_POLICY
+	{
+		struct vigil_policy_error perr = { 0 };
+		struct vigil_policy *pol = NULL;
+
+		rc = vigil_policy_parse(text, len, &pol, &perr);
+		if (rc) {
+			fprintf(stderr, "%s:%u: %s\n", file, perr.line,
+				perr.msg[0] ? perr.msg : strerror(-rc));
+			goto out;
+		}
+		if (dump) {
+			size_t n = vigil_policy_dump(pol, NULL, 0);
+			char *out = malloc(n + 1);
+
+			if (!out) {
+				vigil_policy_free(pol);
+				p_err("out of memory");
+				goto out;
+			}
+			vigil_policy_dump(pol, out, n + 1);
+			fwrite(out, 1, n, stdout);
+			free(out);
+		}
+		vigil_policy_free(pol);
+	}
+#else
+	p_warn("built without the policy parser: %s not checked", file);
+	if (dump) {
+		p_err("--dump needs the policy parser");
+		goto out;
+	}
+#endif
+	if (check_only) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	rc = sfs_write("policy", text, len);
+	if (rc == -EINVAL) {
+		char *why = NULL;
+
+		p_err("%s: the kernel rejected the policy", file);
+		if (!sfs_read("policy_errors", SMALL_MAX, &why, NULL)) {
+			chomp(why);
+			if (*why)
+				fprintf(stderr, "%s\n", why);
+			free(why);
+		}
+		goto out;
+	}
+	if (rc) {
+		p_err("%s/policy: %s%s", vigil_securityfs(), strerror(-rc),
+		      rc == -EPERM || rc == -EACCES ?
+			      " (CAP_MAC_ADMIN is needed)" :
+			      "");
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	free(text);
+	return ret;
+}
+
+int unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		if (r[1] < '0' || r[1] > '3' || r[2] < '0' || r[2] > '7' ||
+		    r[3] < '0' || r[3] > '7')
+			return -EINVAL;
+		*w = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+			    (r[3] - '0'));
+		if (!*w)
+			return -EINVAL;
+		w++;
+		r += 3;
+	}
+	*w = '\0';
+	return 0;
+}
+
+int vigil_learned_parse(char *line, struct vigil_tuple *t)
+{
+	char *f[10], *p = line;
+	uint64_t v;
+	int n = 0;
+
+	if (!*line || *line == '#')
+		return 1;
+	while (n < 10) {
+		char *sp = strchr(p, ' ');
+
+		f[n++] = p;
+		if (!sp || n == 10)
+			break;
+		*sp = '\0';
+		p = sp + 1;
+	}
+	if (n != 10 || strchr(f[9], ' '))
+		return -EINVAL;
+	for (int i = 0; i < 10; i++)
+		if (!*f[i])
+			return -EINVAL;
+	if (parse_u64(f[0], UINT64_MAX, &t->seq) ||
+	    parse_u64(f[4], UINT64_MAX, &t->count))
+		return -EINVAL;
+	if (parse_u64(f[5], INT64_MAX, &v))
+		return -EINVAL;
+	t->first = (int64_t)v;
+	if (parse_u64(f[6], INT64_MAX, &v))
+		return -EINVAL;
+	t->last = (int64_t)v;
+	if (parse_u64(f[7], UINT32_MAX, &v))
+		return -EINVAL;
+	t->uid = (uint32_t)v;
+	if (strcmp(f[1], "learned") && strcmp(f[1], "would-deny") &&
+	    strcmp(f[1], "allowed"))
+		return -EINVAL;
+	t->verdict = f[1];
+	t->op = f[2];
+	t->access = f[3];
+	if (unescape_octal(f[8]) || unescape_octal(f[9]))
+		return -EINVAL;
+	t->exe = strcmp(f[8], "?") ? f[8] : NULL;
+	t->object = strcmp(f[9], "?") ? f[9] : NULL;
+	return 0;
+}
+
+int do_snapshot(int argc, char **argv)
+{
+	struct vigil_store *store = NULL;
+	int64_t snap, tuples, missing;
+	char *text = NULL, *line, *next, err[256];
+	unsigned int lineno = 0, bad = 0;
+	int64_t pos = 0;
+	int first, ret = EXIT_USAGE;
+
+	first = verb_getopt_db(argc, argv, "snapshot [--db PATH]");
+	if (first < 0)
+		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	if (first != argc) {
+		fprintf(stderr, "usage: %s snapshot [--db PATH]\n", progname);
+		return EXIT_USAGE;
+	}
+	if (sfs_read("learned", LEARNED_MAX, &text, NULL))
+		return EXIT_USAGE;
+	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
+		p_err("%s: %s", vigil_db_path(), err);
+		goto out;
+	}
+	if (vigil_store_begin(store) ||
+	    vigil_store_snapshot_begin(store, time(NULL), &snap))
+		goto out_db;
+	for (line = text; line && *line; line = next) {
+		struct vigil_tuple t;
+		int rc;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		rc = vigil_learned_parse(line, &t);
+		if (rc == 1)
+			continue;
+		if (rc) {
+			if (bad++ < INGEST_MAX_LOCATIONS)
+				p_err("%s/learned:%u: malformed tuple",
+				      vigil_securityfs(), lineno);
+			continue;
+		}
+		if (vigil_store_add_tuple(store, snap, ++pos, &t))
+			goto out_db;
+	}
+	if (vigil_store_snapshot_end(store, snap, &tuples, &missing) ||
+	    vigil_store_commit(store))
+		goto out_db;
+	printf("vigil snapshot: %lld tuples in the kernel table, %lld "
+	       "missing from the database%s; %u malformed\n",
+	       (long long)tuples, (long long)missing,
+	       missing ? " (audit records lost or not ingested yet)" : "", bad);
+	ret = missing || bad ? EXIT_FINDING : EXIT_OK;
+	goto out;
+out_db:
+	p_err("%s: %s", vigil_db_path(), vigil_store_errmsg(store));
+	vigil_store_rollback(store);
+out:
+	vigil_store_close(store);
+	free(text);
+	return ret;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vigil analyzer: recognise and decode vigil's audit records (auparse). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vigil.h"
+
+#define AUDIT_KERNEL_OTHER 1316
+#define AUDIT_USER_AVC 1107
+#define AUDIT_AVC 1400
+#define AUDIT_LANDLOCK_ACCESS 1423
+#define AUDIT_LANDLOCK_DOMAIN 1424
+
+const char *const rec_kind_names[] = {
+	[REC_CONTEXT] = "context",
+	[REC_VIGIL] = "vigil",
+	[REC_APPARMOR] = "apparmor",
+	[REC_SELINUX] = "selinux",
+	[REC_LANDLOCK] = "landlock",
+	[REC_FOREIGN_OTHER] = "other",
+};
+
+/* Ops whose object is path= (the others use target=). */
+static const char *const file_ops[] = {
+	"open", "exec", "mmap", "create", "unlink", "rename", "link",
+	"symlink", "truncate", "chmod", "chown", "mkdir", "rmdir", "mknod",
+	"lock", "ioctl", "mount", "umount", "module",
+};
+
+bool vigil_op_is_file(const char *op)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(file_ops); i++)
+		if (!strcmp(op, file_ops[i]))
+			return true;
+	return false;
+}
+
+/* Move to the first field after node= and type=; false when none. */
+static bool first_data_field(auparse_state_t *au)
+{
+	if (auparse_first_field(au) <= 0)
+		return false;
+	do {
+		const char *name = auparse_get_field_name(au);
+
+		if (!name)
+			return false;
+		if (strcmp(name, "node") && strcmp(name, "type"))
+			return true;
+	} while (auparse_next_field(au) > 0);
+	return false;
+}
+
+/* Is there a field called name in the current record (only)? */
+static bool record_has_field(auparse_state_t *au, const char *name)
+{
+	if (auparse_first_field(au) <= 0)
+		return false;
+	do {
+		const char *n = auparse_get_field_name(au);
+
+		if (n && !strcmp(n, name))
+			return true;
+	} while (auparse_next_field(au) > 0);
+	return false;
+}
+
+int vigil_record_type(auparse_state_t *au)
+{
+	int type = auparse_get_type(au);
+	const char *name;
+
+	if (type > 0)
+		return type;
+	/* names newer than this libauparse (audit 3.0.9 predates these) */
+	name = NULL;
+	if (auparse_first_field(au) > 0) {
+		do {
+			const char *n = auparse_get_field_name(au);
+
+			if (n && !strcmp(n, "type")) {
+				name = auparse_get_field_str(au);
+				break;
+			}
+		} while (auparse_next_field(au) > 0);
+	}
+	if (name && !strcmp(name, "LANDLOCK_ACCESS"))
+		return AUDIT_LANDLOCK_ACCESS;
+	if (name && !strcmp(name, "LANDLOCK_DOMAIN"))
+		return AUDIT_LANDLOCK_DOMAIN;
+	return type;
+}
+
+enum rec_kind vigil_record_kind(auparse_state_t *au)
+{
+	int type = vigil_record_type(au);
+
+	switch (type) {
+	case AUDIT_KERNEL_OTHER:
+		if (first_data_field(au)) {
+			const char *name = auparse_get_field_name(au);
+
+			if (name && !strcmp(name, "vigil"))
+				return REC_VIGIL;
+		}
+		return REC_FOREIGN_OTHER;
+	case AUDIT_AVC:
+		if (record_has_field(au, "apparmor"))
+			return REC_APPARMOR;
+		/* auparse reads "avc:  denied  { x }" as seresult, seperms */
+		if (record_has_field(au, "seresult"))
+			return REC_SELINUX;
+		return REC_FOREIGN_OTHER;
+	case AUDIT_LANDLOCK_ACCESS:
+	case AUDIT_LANDLOCK_DOMAIN:
+		return REC_LANDLOCK;
+	case AUDIT_USER_AVC:
+		return REC_FOREIGN_OTHER;
+	default:
+		if (type >= 1500 && type <= 1599)	/* AUDIT_APPARMOR_* */
+			return REC_APPARMOR;
+		/* SELINUX_ERR, AVC_PATH, MAC_* */
+		if (type > AUDIT_AVC && type <= 1499)
+			return REC_FOREIGN_OTHER;
+		return REC_CONTEXT;
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int audit_value_decode(const char *val, char *out)
+{
+	size_t len = strlen(val);
+
+	if (!strcmp(val, "?"))
+		return 1;
+	if (val[0] == '"') {
+		if (len < 2 || val[len - 1] != '"')
+			return -EINVAL;
+		if (memchr(val + 1, '"', len - 2))
+			return -EINVAL;
+		memcpy(out, val + 1, len - 2);
+		out[len - 2] = '\0';
+		return 0;
+	}
+	/* Untrusted strings with special bytes are hex, no quotes. */
+	if (len == 0 || len % 2)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i += 2) {
+		int hi = hexval(val[i]), lo = hexval(val[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i / 2] = (char)(hi << 4 | lo);
+		if (!out[i / 2])
+			return -EINVAL;
+	}
+	out[len / 2] = '\0';
+	return 0;
+}
+
+/* The fixed fields of a vigil record, in their order. */
+enum {
+	F_VIGIL, F_SEQ, F_VERDICT, F_OP, F_ACCESS, F_UID, F_EXE, F_PATH,
+	F_TARGET, F_PID, F_COMM, F_COUNT,
+};
+static const char *const field_names[F_COUNT] = {
+	"vigil", "seq", "verdict", "op", "access", "uid", "exe", "path",
+	"target", "pid", "comm",
+};
+
+static bool is_word(const char *s, const char *extra_chars)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || strchr(extra_chars, *s)))
+			return false;
+	return true;
+}
+
+/* Copy a string into r->mem; the record's pointers stay valid. */
+static char *mem_put(struct vigil_record *r, size_t len)
+{
+	char *p;
+
+	if (r->used + len + 1 > r->cap)
+		return NULL;
+	p = r->mem + r->used;
+	r->used += len + 1;
+	return p;
+}
+
+int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
+		       const char **ret_reason)
+{
+	const char *text = auparse_get_record_text(au);
+	size_t need = text ? strlen(text) * 2 + 64 : 4096;
+	const char *reason = NULL;
+	char *extra, *p;
+	int i = 0;
+
+	if (need > r->cap) {
+		char *m = realloc(r->mem, need);
+
+		if (!m)
+			return -ENOMEM;
+		r->mem = m;
+		r->cap = need;
+	}
+	r->used = 0;
+	r->exe = r->path = r->target = r->comm = r->object = NULL;
+	r->verdict = r->op = r->access = NULL;
+	/* extra gets the largest slot: the rest of the record at most */
+	extra = mem_put(r, text ? strlen(text) : 0);
+	if (!extra)
+		return -ENOMEM;
+	extra[0] = '\0';
+	p = extra;
+
+	if (!first_data_field(au)) {
+		reason = "vigil record without fields";
+		goto bad;
+	}
+	do {
+		const char *name = auparse_get_field_name(au);
+		const char *val = auparse_get_field_str(au);
+		uint64_t v;
+		char *s;
+		int rc;
+
+		if (!name || !val) {
+			reason = "unreadable field";
+			goto bad;
+		}
+		if (i >= F_COUNT) {
+			/* op-specific lsm_audit fields, kept as written */
+			size_t nl = strlen(name), vl = strlen(val);
+
+			if (p != extra)
+				*p++ = ' ';
+			memcpy(p, name, nl);
+			p += nl;
+			*p++ = '=';
+			memcpy(p, val, vl);
+			p += vl;
+			*p = '\0';
+			continue;
+		}
+		if (strcmp(name, field_names[i])) {
+			reason = "vigil record fields out of order or missing";
+			goto bad;
+		}
+		switch (i) {
+		case F_VIGIL:
+			if (strcmp(val, "1")) {
+				reason = "unknown vigil record version";
+				goto bad;
+			}
+			break;
+		case F_SEQ:
+			if (parse_u64(val, UINT64_MAX, &r->seq)) {
+				reason = "bad seq=";
+				goto bad;
+			}
+			break;
+		case F_VERDICT:
+			if (strcmp(val, "learned") &&
+			    strcmp(val, "would-deny")) {
+				reason = "bad verdict=";
+				goto bad;
+			}
+			r->verdict = val[0] == 'l' ? "learned" : "would-deny";
+			break;
+		case F_OP:
+		case F_ACCESS:
+			if (!is_word(val, i == F_ACCESS ? ",-" : "") ||
+			    strlen(val) > 64) {
+				reason = i == F_OP ? "bad op=" : "bad access=";
+				goto bad;
+			}
+			s = mem_put(r, strlen(val));
+			if (!s)
+				return -ENOMEM;
+			strcpy(s, val);
+			if (i == F_OP)
+				r->op = s;
+			else
+				r->access = s;
+			break;
+		case F_UID:
+			if (parse_u64(val, UINT32_MAX, &v)) {
+				reason = "bad uid=";
+				goto bad;
+			}
+			r->uid = (uint32_t)v;
+			break;
+		case F_PID:
+			if (parse_u64(val, INT32_MAX, &v)) {
+				reason = "bad pid=";
+				goto bad;
+			}
+			r->pid = (int32_t)v;
+			break;
+		default: /* exe, path, target, comm */
+			s = mem_put(r, strlen(val));
+			if (!s)
+				return -ENOMEM;
+			rc = audit_value_decode(val, s);
+			if (rc < 0) {
+				static const char *const why[] = {
+					[F_EXE] = "bad exe= string",
+					[F_PATH] = "bad path= string",
+					[F_TARGET] = "bad target= string",
+					[F_COMM] = "bad comm= string",
+				};
+				reason = why[i];
+				goto bad;
+			}
+			if (rc == 1)
+				s = NULL;
+			if (i == F_EXE)
+				r->exe = s;
+			else if (i == F_PATH)
+				r->path = s;
+			else if (i == F_TARGET)
+				r->target = s;
+			else
+				r->comm = s;
+			break;
+		}
+		i++;
+	} while (auparse_next_field(au) > 0);
+	if (i < F_COUNT) {
+		reason = "truncated vigil record (missing fields)";
+		goto bad;
+	}
+	r->extra = extra;
+	/* module loaded from memory: path=? target="(memory)" */
+	r->object = vigil_op_is_file(r->op) && r->path ? r->path : r->target;
+	return 0;
+bad:
+	*ret_reason = reason;
+	return -EINVAL;
+}
+
+void vigil_record_free(struct vigil_record *r)
+{
+	if (!r)
+		return;
+	free(r->mem);
+	r->mem = NULL;
+	r->cap = r->used = 0;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: the rule model shared by generate, diff and the exporters.
+ * Rules come from the observed tuples in the database (records with verdict
+ * learned or would-deny, plus kernel snapshot tuples), generalised by the
+ * heuristics of rules.c unless strict.
+ */
+#ifndef VIGIL_ANALYZER_RULES_H
+#define VIGIL_ANALYZER_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ops.h"	/* enum vigil_class, access bits: kernel/security/vigil */
+
+struct vigil_store;
+
+/* One rule: CLASS ACCESS OBJECT for one subject, with its evidence. */
+struct vigil_rule {
+	enum vigil_class class;
+	uint64_t access;	/* bits of ops.h for the class */
+	char *object;		/* vigil glob syntax, unescaped: / * ** ? {a,b} */
+	bool generalised;	/* object is a glob made by a heuristic */
+	const char *why;	/* the heuristic's name ("per-pid /proc", ...), or NULL */
+	uint64_t count;		/* accesses observed (sum over the covered tuples) */
+	int64_t first, last;	/* seconds since the epoch */
+	unsigned int distinct;	/* distinct observed objects it covers */
+	char **examples;	/* up to 3 observed objects it covers */
+	unsigned int nexamples;
+	/*
+	 * Added by rules.c (generate, diff). glob: the object in the escaped
+	 * source form of the policy language, exactly what generate prints
+	 * (it always compiles with vigil_glob_compile()). heuristics: the
+	 * VIGIL_HEUR_* bits applied. When !generalised, object is the
+	 * observed object itself, every byte literal, and examples[0] is it
+	 * too. When generalised, '*' in object is the glob operator and no
+	 * other metacharacter occurs, except in VIGIL_HEUR_RELATIVE objects
+	 * ("**" then the observed name, literal): use glob to be exact.
+	 */
+	char *glob;
+	unsigned int heuristics;
+	char *why_mem;		/* storage of why (internal) */
+};
+
+/* The heuristics of rules.c, as bits of vigil_rule.heuristics. */
+enum {
+	VIGIL_HEUR_PROC = 1 << 0,	/* per-pid /proc: pid or self as a star */
+	VIGIL_HEUR_TEMP = 1 << 1,	/* random-looking names in temp dirs */
+	VIGIL_HEUR_LIBRARY = 1 << 2,	/* libfoo.so.1.2.3 as libfoo.so star */
+	VIGIL_HEUR_SIBLINGS = 1 << 3,	/* >= 5 files of one folder: DIR star */
+	VIGIL_HEUR_HOME = 1 << 4,	/* /home/NAME: the NAME as a star */
+	/*
+	 * A file/mount/module object that is not a path ("(memory)",
+	 * "anon_inode:[x]"): written "**" then the name, also when strict.
+	 */
+	VIGIL_HEUR_RELATIVE = 1 << 5,
+};
+
+#define VIGIL_SIBLINGS_MIN 5
+
+/* Every rule of one subject (an executable path). */
+struct vigil_subject_rules {
+	char *exe;
+	uint64_t events;	/* accesses observed in all */
+	int64_t first, last;
+	struct vigil_rule *rules;
+	size_t nrules;
+	/* Executables this subject exec'd that are subjects here too. */
+	char **children;
+	size_t nchildren;
+};
+
+struct vigil_ruleset {
+	struct vigil_subject_rules *subjects;
+	size_t nsubjects;
+	int64_t first, last;	/* the observation window */
+	uint64_t records;	/* records the rules were made from */
+	/* Added by rules.c. */
+	int64_t snapshot;	/* id of the kernel snapshot merged, or 0 */
+	uint64_t snapshot_tuples;	/* its tuples used */
+	uint64_t tuples;	/* distinct observed tuples used */
+	uint64_t skipped;	/* observed tuples no rule can express */
+};
+
+/*
+ * Build the rules of the subjects named (all when nsubjects is 0) from the
+ * database. strict: one literal rule per observed object, no heuristic.
+ * Deterministic: subjects sorted by exe, rules by class then object.
+ * Return: 0, -ENOENT (a named subject was never observed), -EIO, -ENOMEM.
+ */
+int vigil_rules_load(struct vigil_store *s, char *const *subjects,
+		     size_t nsubjects, bool strict, struct vigil_ruleset *ret);
+void vigil_ruleset_free(struct vigil_ruleset *rs);
+
+/* Added by rules.c. */
+/* Whether exe was observed: 1, 0, or -EIO. */
+int vigil_rules_subject_known(struct vigil_store *s, const char *exe);
+/*
+ * Write s[0..len) as a glob matching exactly s, escaped as the policy
+ * language requires (space, '#', '\\', glob metacharacters; control
+ * bytes and DEL as \xHH); keep_star: '*' stays an operator. snprintf
+ * semantics: returns the length needed.
+ */
+size_t vigil_glob_escape(const char *s, size_t len, bool keep_star,
+			 char *buf, size_t size);
+/* The same into a new string, or NULL (no memory). */
+char *vigil_glob_escape_dup(const char *s, size_t len, bool keep_star);
+/* t (seconds since the epoch) as ISO 8601 UTC: "2026-12-01T10:00:00Z". */
+const char *vigil_time_iso(int64_t t, char *buf, size_t size);
+/*
+ * generate.c: write rs as a policy (header comment naming db, one block
+ * per subject, "# why: ..." before each generalised rule; compact: no
+ * comment before literal rules, to stay under the kernel's 1 MiB).
+ * 0 or -errno.
+ */
+int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
+		       const char *db, bool strict, bool compact);
+
+#endif /* VIGIL_ANALYZER_RULES_H */

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: the SQLite store. Schema from schemas/ (embedded),
+ * versioned with PRAGMA user_version, migrated on open, WAL mode, prepared
+ * statements with bound values. Library-like: reports errors, never logs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "schemas.h"
+#include "vigil.h"
+
+enum {
+	ST_RECORD,
+	ST_FOREIGN,
+	ST_SOURCE_GET,
+	ST_SOURCE_PUT,
+	ST_SNAP_NEW,
+	ST_TUPLE,
+	ST_COUNT,
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_RECORD] =
+		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
+		"verdict, op, access, uid, exe, path, target, object, pid, "
+		"comm, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[ST_FOREIGN] =
+		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
+		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
+	[ST_SOURCE_GET] =
+		"SELECT offset, line, head_len, head_hash FROM sources "
+		"WHERE dev = ? AND ino = ?",
+	[ST_SOURCE_PUT] =
+		"INSERT INTO sources (dev, ino, path, offset, line, head_len, "
+		"head_hash) VALUES (?,?,?,?,?,?,?) ON CONFLICT (dev, ino) DO "
+		"UPDATE SET path = excluded.path, offset = excluded.offset, "
+		"line = excluded.line, head_len = excluded.head_len, "
+		"head_hash = excluded.head_hash",
+	[ST_SNAP_NEW] = "INSERT INTO snapshots (taken) VALUES (?)",
+	[ST_TUPLE] =
+		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
+		"access, count, first, last, uid, exe, object) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+};
+
+struct vigil_store {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	int version;
+};
+
+const char *vigil_store_errmsg(struct vigil_store *s)
+{
+	return s && s->db ? sqlite3_errmsg(s->db) : "no database";
+}
+
+int vigil_store_schema_version(struct vigil_store *s)
+{
+	return s->version;
+}
+
+static int exec(struct vigil_store *s, const char *sql)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
+									 -EIO;
+}
+
+static int user_version(struct vigil_store *s, int *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL))
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -EIO;
+}
+
+static int migrate(struct vigil_store *s, char *err, size_t errlen)
+{
+	const struct vigil_migration *last =
+		&vigil_migrations[vigil_migrations_count - 1];
+	int cur;
+
+	if (exec(s, "BEGIN IMMEDIATE"))
+		goto fail;
+	if (user_version(s, &cur))
+		goto fail_rollback;
+	if (cur > last->version) {
+		snprintf(err, errlen,
+			 "database has schema version %d, newer than this "
+			 "vigil knows (%d): use a newer vigil", cur,
+			 last->version);
+		exec(s, "ROLLBACK");
+		return -EPROTO;
+	}
+	for (unsigned int i = 0; i < vigil_migrations_count; i++) {
+		const struct vigil_migration *m = &vigil_migrations[i];
+		char sql[64];
+
+		if (m->version <= cur)
+			continue;
+		if (sqlite3_exec(s->db, m->sql, NULL, NULL, NULL)) {
+			snprintf(err, errlen, "schema %s: %s", m->name,
+				 sqlite3_errmsg(s->db));
+			exec(s, "ROLLBACK");
+			return -EIO;
+		}
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+			 m->version);
+		if (exec(s, sql))
+			goto fail_rollback;
+		cur = m->version;
+	}
+	if (exec(s, "COMMIT"))
+		goto fail_rollback;
+	s->version = cur;
+	return 0;
+fail_rollback:
+	snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+	exec(s, "ROLLBACK");
+	return -EIO;
+fail:
+	snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+	return -EIO;
+}
+
+int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
+		     size_t errlen)
+{
+	struct vigil_store *s;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (sqlite3_open_v2(path, &s->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+		rc = -EIO;
+		goto out_close;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	/* WAL: readers never block the ingest; NORMAL: a crash of vigil
+	 * loses no committed transaction (only a power cut may lose the
+	 * last ones, and the positions go back with them). */
+	if (exec(s, "PRAGMA journal_mode = WAL") ||
+	    exec(s, "PRAGMA synchronous = NORMAL") ||
+	    exec(s, "PRAGMA foreign_keys = ON")) {
+		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+		rc = -EIO;
+		goto out_close;
+	}
+	rc = migrate(s, err, errlen);
+	if (rc)
+		goto out_close;
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+			rc = -EIO;
+			goto out_close;
+		}
+	}
+	*ret = s;
+	return 0;
+out_close:
+	vigil_store_close(s);
+	return rc;
+}
+
+void vigil_store_close(struct vigil_store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+int vigil_store_begin(struct vigil_store *s)
+{
+	return exec(s, "BEGIN IMMEDIATE");
+}
+
+int vigil_store_commit(struct vigil_store *s)
+{
+	return exec(s, "COMMIT");
+}
+
+int vigil_store_rollback(struct vigil_store *s)
+{
+	return exec(s, "ROLLBACK");
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Step a bound insert; 1 when a row was added, 0 when ignored. */
+static int step_insert(struct vigil_store *s, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return -EIO;
+	return sqlite3_changes(s->db) > 0;
+}
+
+int vigil_store_add_record(struct vigil_store *s, const char *node,
+			   int64_t time_ms, uint64_t serial,
+			   const struct vigil_record *r)
+{
+	sqlite3_stmt *st = s->st[ST_RECORD];
+
+	bind_text(st, 1, node ? node : "");
+	sqlite3_bind_int64(st, 2, time_ms);
+	sqlite3_bind_int64(st, 3, (int64_t)serial);
+	sqlite3_bind_int64(st, 4, (int64_t)r->seq);
+	bind_text(st, 5, r->verdict);
+	bind_text(st, 6, r->op);
+	bind_text(st, 7, r->access);
+	sqlite3_bind_int64(st, 8, r->uid);
+	bind_text(st, 9, r->exe);
+	bind_text(st, 10, r->path);
+	bind_text(st, 11, r->target);
+	bind_text(st, 12, r->object);
+	sqlite3_bind_int64(st, 13, r->pid);
+	bind_text(st, 14, r->comm);
+	bind_text(st, 15, r->extra ? r->extra : "");
+	return step_insert(s, st);
+}
+
+int vigil_store_add_foreign(struct vigil_store *s, const char *node,
+			    int64_t time_ms, uint64_t serial, int type,
+			    enum rec_kind kind, const char *text, size_t len)
+{
+	sqlite3_stmt *st = s->st[ST_FOREIGN];
+
+	bind_text(st, 1, node ? node : "");
+	sqlite3_bind_int64(st, 2, time_ms);
+	sqlite3_bind_int64(st, 3, (int64_t)serial);
+	sqlite3_bind_int(st, 4, type);
+	bind_text(st, 5, rec_kind_names[kind]);
+	sqlite3_bind_int64(st, 6,
+			   (int64_t)fnv1a64(text, len, FNV1A64_INIT));
+	sqlite3_bind_text(st, 7, text, (int)len, SQLITE_STATIC);
+	return step_insert(s, st);
+}
+
+int vigil_store_get_source(struct vigil_store *s, int64_t dev, int64_t ino,
+			   struct vigil_source *ret)
+{
+	sqlite3_stmt *st = s->st[ST_SOURCE_GET];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, dev);
+	sqlite3_bind_int64(st, 2, ino);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		ret->dev = dev;
+		ret->ino = ino;
+		ret->offset = sqlite3_column_int64(st, 0);
+		ret->line = sqlite3_column_int64(st, 1);
+		ret->head_len = sqlite3_column_int64(st, 2);
+		ret->head_hash = (uint64_t)sqlite3_column_int64(st, 3);
+		ret->path = NULL;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? -ENOENT : -EIO;
+}
+
+int vigil_store_put_source(struct vigil_store *s,
+			   const struct vigil_source *src)
+{
+	sqlite3_stmt *st = s->st[ST_SOURCE_PUT];
+
+	sqlite3_bind_int64(st, 1, src->dev);
+	sqlite3_bind_int64(st, 2, src->ino);
+	bind_text(st, 3, src->path ? src->path : "");
+	sqlite3_bind_int64(st, 4, src->offset);
+	sqlite3_bind_int64(st, 5, src->line);
+	sqlite3_bind_int64(st, 6, src->head_len);
+	sqlite3_bind_int64(st, 7, (int64_t)src->head_hash);
+	return step_insert(s, st) < 0 ? -EIO : 0;
+}
+
+int vigil_store_snapshot_begin(struct vigil_store *s, int64_t taken,
+			       int64_t *ret_id)
+{
+	sqlite3_stmt *st = s->st[ST_SNAP_NEW];
+
+	sqlite3_bind_int64(st, 1, taken);
+	if (step_insert(s, st) != 1)
+		return -EIO;
+	*ret_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
+			  const struct vigil_tuple *t)
+{
+	sqlite3_stmt *st = s->st[ST_TUPLE];
+
+	sqlite3_bind_int64(st, 1, snap);
+	sqlite3_bind_int64(st, 2, pos);
+	sqlite3_bind_int64(st, 3, (int64_t)t->seq);
+	bind_text(st, 4, t->verdict);
+	bind_text(st, 5, t->op);
+	bind_text(st, 6, t->access);
+	sqlite3_bind_int64(st, 7, (int64_t)t->count);
+	sqlite3_bind_int64(st, 8, t->first);
+	sqlite3_bind_int64(st, 9, t->last);
+	sqlite3_bind_int64(st, 10, t->uid);
+	bind_text(st, 11, t->exe);
+	bind_text(st, 12, t->object);
+	return step_insert(s, st) < 0 ? -EIO : 0;
+}
+
+int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
+			     int64_t *ret_tuples, int64_t *ret_missing)
+{
+	static const char sql[] =
+		"SELECT count(*), coalesce(sum(t.verdict != 'allowed' AND "
+		"NOT EXISTS (SELECT 1 FROM "
+		"records r WHERE r.verdict = t.verdict AND r.op = t.op AND "
+		"r.access = t.access AND r.uid = t.uid AND r.exe IS t.exe AND "
+		"r.object IS t.object)), 0) FROM kernel_tuples t "
+		"WHERE t.snapshot = ?";
+	static const char upd[] =
+		"UPDATE snapshots SET tuples = ?, missing = ? WHERE id = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, snap);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ret_tuples = sqlite3_column_int64(st, 0);
+		*ret_missing = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return -EIO;
+	if (sqlite3_prepare_v2(s->db, upd, -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, *ret_tuples);
+	sqlite3_bind_int64(st, 2, *ret_missing);
+	sqlite3_bind_int64(st, 3, snap);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+struct sqlite3 *vigil_store_sqlite(struct vigil_store *s)
+{
+	return s->db;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* vigil analyzer: declarations shared by the verb files. */
+#ifndef VIGIL_ANALYZER_VIGIL_H
+#define VIGIL_ANALYZER_VIGIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <auparse.h>
+
+#ifndef VIGIL_VERSION
+#define VIGIL_VERSION "0.1"
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes (contract). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FINDING = 1,
+	EXIT_USAGE = 2,
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+/* main.c: global options. */
+extern const char *vigil_db_opt;	/* --db, or NULL */
+extern const char *progname;
+
+/* util.c */
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The database path: --db, else $VIGIL_DB, else the default. */
+const char *vigil_db_path(void);
+/* The securityfs folder: $VIGIL_SECURITYFS or /sys/kernel/security/vigil. */
+const char *vigil_securityfs(void);
+/* Parse a decimal unsigned number (whole string, no sign): 0 or -EINVAL. */
+int parse_u64(const char *s, uint64_t max, uint64_t *ret);
+uint64_t fnv1a64(const void *data, size_t len, uint64_t h);
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+/* Read a whole file up to max bytes (NUL-terminated). 0 or -errno. */
+int read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len);
+/* Common option handling for a verb: --db PATH and -h. */
+int verb_getopt_db(int argc, char **argv, const char *usage);
+
+/* record.c: audit records as vigil sees them (no logging here). */
+enum rec_kind {
+	REC_CONTEXT,	/* any other: SYSCALL, PATH, unknown types... */
+	REC_VIGIL,
+	REC_APPARMOR,
+	REC_SELINUX,
+	REC_LANDLOCK,
+	REC_FOREIGN_OTHER,	/* other MAC records (AVC, USER_AVC, MAC_*) */
+};
+extern const char *const rec_kind_names[];
+
+struct vigil_record {
+	uint64_t seq;
+	uint32_t uid;
+	int32_t pid;
+	const char *verdict, *op, *access;	/* never NULL once parsed */
+	const char *exe, *path, *target, *comm;	/* NULL when "?" */
+	/* path for file ops (target if path is ?), else target */
+	const char *object;
+	const char *extra;	/* op-specific fields, "k=v k=v", maybe "" */
+	char *mem;		/* owns the decoded strings */
+	size_t cap, used;
+};
+
+/* The record's type number, also for names auparse does not know. */
+int vigil_record_type(auparse_state_t *au);
+/* Classify the current record of au. */
+enum rec_kind vigil_record_kind(auparse_state_t *au);
+/*
+ * Parse the current record of au (of kind REC_VIGIL) into r, reusing
+ * r->mem. Return: 0, -EINVAL (malformed; *ret_reason says why), -ENOMEM.
+ */
+int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
+		       const char **ret_reason);
+void vigil_record_free(struct vigil_record *r);
+/*
+ * Decode an audit string value: "quoted", HEX, or ? (NULL). Writes into
+ * out (at least strlen(val) + 1 bytes). Return 0, 1 for "?", -EINVAL.
+ */
+int audit_value_decode(const char *val, char *out);
+/* Is op a file-class op (object is path=)? */
+bool vigil_op_is_file(const char *op);
+
+/* store.c: the SQLite database (no logging here). */
+struct vigil_store;
+struct vigil_source {
+	int64_t dev, ino;
+	int64_t offset, line;
+	int64_t head_len;
+	uint64_t head_hash;
+	const char *path;
+};
+struct vigil_tuple {
+	uint64_t seq, count;
+	int64_t first, last;
+	uint32_t uid;
+	/* exe and object NULL for ? */
+	char *verdict, *op, *access, *exe, *object;
+};
+
+int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
+		     size_t errlen);
+void vigil_store_close(struct vigil_store *s);
+const char *vigil_store_errmsg(struct vigil_store *s);
+int vigil_store_schema_version(struct vigil_store *s);
+int vigil_store_begin(struct vigil_store *s);
+int vigil_store_commit(struct vigil_store *s);
+int vigil_store_rollback(struct vigil_store *s);
+/* Return 1 stored, 0 already there, or -EIO. */
+int vigil_store_add_record(struct vigil_store *s, const char *node,
+			   int64_t time_ms, uint64_t serial,
+			   const struct vigil_record *r);
+int vigil_store_add_foreign(struct vigil_store *s, const char *node,
+			    int64_t time_ms, uint64_t serial, int type,
+			    enum rec_kind kind, const char *text, size_t len);
+/* 0 and *ret filled (path not set), -ENOENT, -EIO. */
+int vigil_store_get_source(struct vigil_store *s, int64_t dev, int64_t ino,
+			   struct vigil_source *ret);
+int vigil_store_put_source(struct vigil_store *s,
+			   const struct vigil_source *src);
+/* Start a snapshot; *ret_id is its id. */
+int vigil_store_snapshot_begin(struct vigil_store *s, int64_t taken,
+			       int64_t *ret_id);
+int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
+			  const struct vigil_tuple *t);
+/* Count the snapshot's tuples and the recorded ones no record matches. */
+int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
+			     int64_t *ret_tuples, int64_t *ret_missing);
+/* The SQLite handle, for read-only queries of other files (rules.c). */
+struct sqlite3;
+struct sqlite3 *vigil_store_sqlite(struct vigil_store *s);
+
+/* kernel.c */
+/* Undo the learned table's octal escapes (\040) in place. 0 or -EINVAL. */
+int unescape_octal(char *s);
+/* Parse a learned table line in place: 0, 1 (header, blank), -EINVAL. */
+int vigil_learned_parse(char *line, struct vigil_tuple *t);
+
+/* The verbs. */
+int do_ingest(int argc, char **argv);
+int do_plugin(int argc, char **argv);
+int do_status(int argc, char **argv);
+int do_mode(int argc, char **argv);
+int do_load(int argc, char **argv);
+int do_snapshot(int argc, char **argv);
+int do_generate(int argc, char **argv);
+int do_diff(int argc, char **argv);
+
+/* generate.c: helpers shared by the verbs that read the database. */
+/* Write path atomically (temporary file, fsync, rename). 0 or -errno. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+/* Open an existing database (never create one); logs and returns -errno. */
+int open_store_existing(const char *path, struct vigil_store **ret);
+
+/* ingest.c: the per-record handling shared by ingest and plugin. */
+#define INGEST_MAX_LOCATIONS 5
+struct ingest {
+	struct vigil_store *store;
+	struct vigil_record rec;
+	/* counters of this run */
+	uint64_t lines, records, events, stored, duplicates, malformed;
+	uint64_t foreign[REC_FOREIGN_OTHER + 1];
+	/* the first malformed records: "file:line" and why */
+	char *where[INGEST_MAX_LOCATIONS];
+	const char *why[INGEST_MAX_LOCATIONS];
+	/* recent event keys, to count events in interleaved logs */
+	struct ingest_key {
+		uint64_t node_hash, serial;
+		int64_t time_ms;
+	} recent[16];
+	unsigned int recent_next;
+};
+
+void ingest_init(struct ingest *in, struct vigil_store *store);
+void ingest_fini(struct ingest *in);
+void ingest_malformed(struct ingest *in, const char *file, uint64_t line,
+		      const char *reason);
+/*
+ * Handle the current record of au, read from file:line, whose raw text
+ * (without ENRICHED part) is text[0..len). 0, or -EIO/-ENOMEM (fatal).
+ */
+int ingest_record(struct ingest *in, auparse_state_t *au, const char *text,
+		  size_t len, const char *file, uint64_t line);
+/* Print the summary line (stdout) and the malformed locations (stderr). */
+void ingest_summary(const struct ingest *in, const char *verb);
+
+#endif /* VIGIL_ANALYZER_VIGIL_H */

@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests: the rule model (rules.c), vigil generate and vigil diff. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "vigil.h"
+#include "rules.h"
+#include "policy.h"
+
+static char dir[] = "/tmp/vigil-test-rules.XXXXXX";
+static char path[256];
+static struct vigil_store *store;
+static uint64_t seq;
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+/* A fresh database NAME, open in store. */
+static void db_new(const char *name)
+{
+	char err[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	assert_int_equal(vigil_store_open(path, &store, err, sizeof(err)), 0);
+	assert_int_equal(vigil_store_begin(store), 0);
+	seq = 0;
+}
+
+static void db_close(void)
+{
+	assert_int_equal(vigil_store_commit(store), 0);
+	vigil_store_close(store);
+	store = NULL;
+}
+
+static void db_reopen(void)
+{
+	char err[256];
+
+	assert_int_equal(vigil_store_open(path, &store, err, sizeof(err)), 0);
+}
+
+/*
+ * A record as the kernel writes it: file ops carry path=, the others
+ * target= (see tests/fixtures/vigil-learn.log).
+ */
+static void rec_at(int64_t time_ms, const char *verdict, const char *exe,
+		   const char *op, const char *access, const char *object)
+{
+	struct vigil_record r = {
+		.uid = 0, .pid = 100, .verdict = verdict, .op = op,
+		.access = access, .exe = exe, .object = object,
+		.comm = "t", .extra = "",
+	};
+
+	r.seq = ++seq;
+	if (vigil_op_is_file(op))
+		r.path = object;
+	else
+		r.target = object;
+	assert_int_equal(vigil_store_add_record(store, "", time_ms, seq, &r),
+			 1);
+}
+
+static void rec(const char *exe, const char *op, const char *access,
+		const char *object)
+{
+	rec_at(1796284356000 + (int64_t)seq * 1000, "learned", exe, op,
+	       access, object);
+}
+
+static struct vigil_ruleset load(bool strict)
+{
+	struct vigil_ruleset rs;
+
+	assert_int_equal(vigil_rules_load(store, NULL, 0, strict, &rs), 0);
+	return rs;
+}
+
+static const struct vigil_subject_rules *
+subj(const struct vigil_ruleset *rs, const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nsubjects; i++)
+		if (!strcmp(rs->subjects[i].exe, exe))
+			return &rs->subjects[i];
+	fail_msg("no subject %s", exe);
+	return NULL;
+}
+
+/* The rule of sr whose glob is glob (escaped form), or NULL. */
+static const struct vigil_rule *rule(const struct vigil_subject_rules *sr,
+				     enum vigil_class class, const char *glob)
+{
+	size_t i;
+
+	for (i = 0; i < sr->nrules; i++)
+		if (sr->rules[i].class == class &&
+		    !strcmp(sr->rules[i].glob, glob))
+			return &sr->rules[i];
+	return NULL;
+}
+
+static const struct vigil_rule *must(const struct vigil_subject_rules *sr,
+				     enum vigil_class class, const char *glob)
+{
+	const struct vigil_rule *r = rule(sr, class, glob);
+
+	if (!r) {
+		for (size_t i = 0; i < sr->nrules; i++)
+			print_message("have %s\n", sr->rules[i].glob);
+		fail_msg("no rule %s", glob);
+	}
+	return r;
+}
+
+/* The policy text of rs; it must parse, and is returned parsed too. */
+static char *policy_text(const struct vigil_ruleset *rs, bool strict,
+			 struct vigil_policy **ret_pol)
+{
+	struct vigil_policy_error perr = { 0 };
+	struct vigil_policy *pol = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(vigil_policy_write(f, rs, "test.db", strict, false), 0);
+	assert_int_equal(fclose(f), 0);
+	if (vigil_policy_parse(text, len, &pol, &perr))
+		fail_msg("line %u: %s\n%s", perr.line, perr.msg, text);
+	if (ret_pol)
+		*ret_pol = pol;
+	else
+		vigil_policy_free(pol);
+	return text;
+}
+
+/* Every observed tuple of the database is allowed by the policy of rs. */
+static void check_covers(const struct vigil_ruleset *rs)
+{
+	struct vigil_ruleset lit;
+	struct vigil_policy *pol;
+	char *text = policy_text(rs, false, &pol);
+	size_t i, j;
+
+	assert_int_equal(vigil_rules_load(store, NULL, 0, true, &lit), 0);
+	for (i = 0; i < lit.nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &lit.subjects[i];
+		const struct vigil_policy_subject *ps;
+
+		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe));
+		assert_non_null(ps);
+		for (j = 0; j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+
+			if (!vigil_policy_allows(ps, r->class, r->access,
+						 r->examples[0],
+						 strlen(r->examples[0])))
+				fail_msg("%s: %s not allowed\n%s", sr->exe,
+					 r->examples[0], text);
+		}
+	}
+	vigil_ruleset_free(&lit);
+	vigil_policy_free(pol);
+	free(text);
+}
+
+static void test_proc(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("proc.db");
+	rec("/usr/bin/ps", "open", "r", "/proc/1234/status");
+	rec("/usr/bin/ps", "open", "r", "/proc/5678/status");
+	rec("/usr/bin/ps", "open", "r", "/proc/self/maps");
+	rec("/usr/bin/ps", "open", "r", "/proc/1/task/77/stat");
+	rec("/usr/bin/ps", "open", "r", "/proc/cpuinfo");
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/ps");
+	r = must(sr, VIGIL_CLASS_FILE, "/proc/*/status");
+	assert_true(r->generalised);
+	assert_int_equal(r->distinct, 2);
+	assert_int_equal(r->count, 2);
+	assert_int_equal(r->nexamples, 2);
+	assert_string_equal(r->examples[0], "/proc/1234/status");
+	assert_string_equal(r->why, "per-pid /proc");
+	assert_true(r->heuristics == VIGIL_HEUR_PROC);
+	must(sr, VIGIL_CLASS_FILE, "/proc/*/maps");
+	must(sr, VIGIL_CLASS_FILE, "/proc/*/task/*/stat");
+	r = must(sr, VIGIL_CLASS_FILE, "/proc/cpuinfo");
+	assert_false(r->generalised);
+	assert_null(r->why);
+	assert_int_equal(sr->nrules, 4);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_temp(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("temp.db");
+	rec("/usr/bin/app", "create", "c", "/tmp/foo.aB3xYz");
+	rec("/usr/bin/app", "create", "c", "/tmp/foo.Qw9erT");
+	rec("/usr/bin/app", "open", "w", "/tmp/foo.Qw9erT");
+	rec("/usr/bin/app", "create", "c", "/tmp/tmpk3j_x9a2");
+	rec("/usr/bin/app", "open", "rw", "/var/tmp/session-9f3a2c7d1e/data");
+	rec("/usr/bin/app", "open", "rw", "/dev/shm/sem.Xy12Ab");
+	rec("/usr/bin/app", "open", "r", "/tmp/plain");
+	rec("/usr/bin/app", "open", "r", "/etc/foo.aB3xYz");
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/app");
+	r = must(sr, VIGIL_CLASS_FILE, "/tmp/foo.*");
+	assert_int_equal(r->distinct, 2);
+	assert_int_equal(r->count, 3);
+	assert_true(r->access == (VIGIL_FILE_C | VIGIL_FILE_W));
+	assert_string_equal(r->why, "temporary name");
+	must(sr, VIGIL_CLASS_FILE, "/tmp/tmp*");
+	must(sr, VIGIL_CLASS_FILE, "/var/tmp/session-*/data");
+	must(sr, VIGIL_CLASS_FILE, "/dev/shm/sem.*");
+	/* plain names, and random ones outside temporary folders, stay */
+	assert_false(must(sr, VIGIL_CLASS_FILE, "/tmp/plain")->generalised);
+	assert_false(must(sr, VIGIL_CLASS_FILE,
+			  "/etc/foo.aB3xYz")->generalised);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_library(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("lib.db");
+	rec("/usr/bin/cat", "mmap", "m", "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	rec("/usr/bin/cat", "open", "r", "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	rec("/usr/bin/cat", "open", "r", "/usr/lib/libfoo.so.1.2.3");
+	rec("/usr/bin/cat", "open", "r", "/usr/lib/libbar.so");
+	rec("/usr/bin/cat", "open", "r", "/usr/lib/libbaz.so.conf");
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/cat");
+	r = must(sr, VIGIL_CLASS_FILE, "/usr/lib/x86_64-linux-gnu/libc.so*");
+	assert_true(r->access == (VIGIL_FILE_R | VIGIL_FILE_M));
+	assert_int_equal(r->count, 2);
+	assert_int_equal(r->distinct, 1);
+	assert_string_equal(r->why, "versioned library");
+	must(sr, VIGIL_CLASS_FILE, "/usr/lib/libfoo.so*");
+	assert_false(must(sr, VIGIL_CLASS_FILE,
+			  "/usr/lib/libbar.so")->generalised);
+	assert_false(must(sr, VIGIL_CLASS_FILE,
+			  "/usr/lib/libbaz.so.conf")->generalised);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_siblings(void **state)
+{
+	static const char *const five[] = { "a", "b", "c", "d", "e" };
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char p[64];
+	size_t i;
+
+	(void)state;
+	db_new("sib.db");
+	for (i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "/etc/app/%s.conf", five[i]);
+		rec("/usr/sbin/app", "open", "r", p);
+		/* four in another folder: too few */
+		if (i < 4) {
+			snprintf(p, sizeof(p), "/srv/app/%s", five[i]);
+			rec("/usr/sbin/app", "open", "r", p);
+		}
+	}
+	/* same folder, other access: not merged */
+	rec("/usr/sbin/app", "open", "w", "/etc/app/state");
+	rs = load(false);
+	sr = subj(&rs, "/usr/sbin/app");
+	r = must(sr, VIGIL_CLASS_FILE, "/etc/app/*");
+	assert_true(r->access == VIGIL_FILE_R);
+	assert_int_equal(r->distinct, 5);
+	assert_int_equal(r->nexamples, 3);
+	assert_string_equal(r->examples[0], "/etc/app/a.conf");
+	assert_string_equal(r->examples[2], "/etc/app/c.conf");
+	assert_string_equal(r->why, "many siblings");
+	assert_non_null(must(sr, VIGIL_CLASS_FILE, "/etc/app/state"));
+	assert_non_null(must(sr, VIGIL_CLASS_FILE, "/srv/app/a"));
+	assert_int_equal(sr->nrules, 1 + 1 + 4);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_home(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("home.db");
+	rec("/usr/bin/vim", "open", "r", "/home/alice/.vimrc");
+	rec("/usr/bin/vim", "open", "r", "/home/bob/.vimrc");
+	rec("/usr/bin/vim", "open", "rw", "/home/bob/.cache/tmpAb12Cd9x");
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/vim");
+	r = must(sr, VIGIL_CLASS_FILE, "/home/*/.vimrc");
+	assert_int_equal(r->distinct, 2);
+	assert_string_equal(r->why, "home folder");
+	/* temporary names count only in temporary folders */
+	must(sr, VIGIL_CLASS_FILE, "/home/*/.cache/tmpAb12Cd9x");
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/* Several heuristics on one path: all are named. */
+static void test_combined(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("comb.db");
+	rec("/usr/bin/x", "open", "r", "/proc/42/root/usr/lib/libz.so.1.2.13");
+	rs = load(false);
+	r = must(subj(&rs, "/usr/bin/x"), VIGIL_CLASS_FILE,
+		 "/proc/*/root/usr/lib/libz.so*");
+	assert_string_equal(r->why, "per-pid /proc + versioned library");
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void fill_mixed(void)
+{
+	rec("/usr/bin/bash", "exec", "x", "/usr/bin/cat");
+	rec("/usr/bin/bash", "exec", "x", "/usr/bin/ls");
+	rec("/usr/bin/bash", "signal", "sig34", "/usr/bin/sleep");
+	rec("/usr/bin/cat", "open", "r", "/proc/99/status");
+	rec("/usr/bin/cat", "mmap", "m", "/usr/lib/libc.so.6");
+	rec("/usr/bin/cat", "open", "r", "/usr/lib/libc.so.6");
+	rec("/usr/sbin/nginx", "capable", "use", "net_bind_service");
+	rec("/usr/sbin/nginx", "bind", "bind", "inet:stream:80");
+	rec("/usr/sbin/nginx", "socket", "socket", "inet6:dgram");
+	rec("/usr/sbin/nginx", "connect", "connect",
+	    "unix:stream:/run/php/php-fpm.sock");
+	rec("/usr/sbin/nginx", "socket", "socket", "inet:stream");
+	rec("/usr/sbin/nginx", "listen", "listen", "inet:stream:80");
+	rec("/usr/bin/ps", "ptrace", "read", "/usr/sbin/nginx");
+	rec("/usr/bin/mount", "mount", "mount", "/mnt");
+	rec("/usr/sbin/insmod", "module", "load", "(memory)");
+	rec("/usr/sbin/modprobe", "module", "load",
+	    "/lib/modules/6.1.0/kernel/fs/fat/vfat.ko");
+	rec("/home/users/my tool/bin/run", "open", "w", "/tmp/line\nbreak");
+	rec("/usr/bin/touch", "create", "c", "/tmp/a b ");
+	rec("/usr/bin/touch", "create", "c", "/tmp/x#y\\z*{a,b}?");
+	rec("/usr/bin/touch", "create", "c", "/tmp/\x01\x7f\xc3\xa9");
+	rec("/usr/bin/rm", "unlink", "d", "/home/bob/file");
+	rec_at(1796284400000, "would-deny", "/usr/bin/cat", "open", "r",
+	       "/etc/shadow");
+}
+
+static void test_classes_and_children(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+
+	(void)state;
+	db_new("mixed.db");
+	fill_mixed();
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/bash");
+	assert_int_equal(sr->nchildren, 1);	/* ls is not a subject */
+	assert_string_equal(sr->children[0], "/usr/bin/cat");
+	r = must(sr, VIGIL_CLASS_FILE, "/usr/bin/cat");
+	assert_true(r->access == VIGIL_FILE_X);
+	must(sr, VIGIL_CLASS_SIGNAL, "/usr/bin/sleep");
+	sr = subj(&rs, "/usr/sbin/nginx");
+	must(sr, VIGIL_CLASS_CAP, "net_bind_service");
+	r = must(sr, VIGIL_CLASS_NET, "inet:stream:80");
+	assert_true(r->access == (VIGIL_NET_BIND | VIGIL_NET_LISTEN));
+	must(sr, VIGIL_CLASS_NET, "inet6:dgram");
+	must(sr, VIGIL_CLASS_NET, "unix:stream:/run/php/php-fpm.sock");
+	must(subj(&rs, "/usr/bin/ps"), VIGIL_CLASS_PTRACE, "/usr/sbin/nginx");
+	must(subj(&rs, "/usr/bin/mount"), VIGIL_CLASS_MOUNT, "/mnt");
+	/* not a path: "**" then the name */
+	r = must(subj(&rs, "/usr/sbin/insmod"), VIGIL_CLASS_MODULE,
+		 "**(memory)");
+	assert_true(r->heuristics == VIGIL_HEUR_RELATIVE);
+	/* would-deny records are accesses too */
+	must(subj(&rs, "/usr/bin/cat"), VIGIL_CLASS_FILE, "/etc/shadow");
+	/* escaped objects */
+	sr = subj(&rs, "/usr/bin/touch");
+	must(sr, VIGIL_CLASS_FILE, "/tmp/a\\ b\\ ");
+	must(sr, VIGIL_CLASS_FILE, "/tmp/x\\#y\\\\z\\*\\{a\\,b\\}\\?");
+	must(sr, VIGIL_CLASS_FILE, "/tmp/\\x01\\x7f\xc3\xa9");
+	must(subj(&rs, "/home/users/my tool/bin/run"), VIGIL_CLASS_FILE,
+	     "/tmp/line\\x0abreak");
+	assert_int_equal(rs.records, 22);
+	assert_int_equal(rs.tuples, 22);
+	assert_int_equal(rs.skipped, 0);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/* A literal '*' in an observed path stays literal: no wider match. */
+static void test_literal_meta(void **state)
+{
+	const struct vigil_policy_subject *ps;
+	struct vigil_policy *pol;
+	struct vigil_ruleset rs;
+	char *text;
+
+	(void)state;
+	db_new("meta.db");
+	rec("/usr/bin/touch", "create", "c", "/tmp/x#y\\z*{a,b}?");
+	rec("/usr/bin/touch", "create", "c", "/proc/12/a*b");
+	rs = load(false);
+	text = policy_text(&rs, false, &pol);
+	ps = vigil_policy_find_subject(pol, "/usr/bin/touch", 14);
+	assert_non_null(ps);
+	assert_true(vigil_policy_allows(ps, VIGIL_CLASS_FILE, VIGIL_FILE_C,
+					"/tmp/x#y\\z*{a,b}?", 17));
+	assert_false(vigil_policy_allows(ps, VIGIL_CLASS_FILE, VIGIL_FILE_C,
+					 "/tmp/x#y\\zQQ{a,b}?", 18));
+	/* heuristics skip paths with metacharacters */
+	assert_false(vigil_policy_allows(ps, VIGIL_CLASS_FILE, VIGIL_FILE_C,
+					 "/proc/13/a*b", 12));
+	vigil_policy_free(pol);
+	free(text);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_strict(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	size_t i, j;
+
+	(void)state;
+	db_new("strict.db");
+	fill_mixed();
+	rec("/usr/bin/ps", "open", "r", "/proc/1234/status");
+	rec("/usr/bin/ps", "open", "r", "/proc/5678/status");
+	rs = load(true);
+	sr = subj(&rs, "/usr/bin/ps");
+	must(sr, VIGIL_CLASS_FILE, "/proc/1234/status");
+	must(sr, VIGIL_CLASS_FILE, "/proc/5678/status");
+	must(subj(&rs, "/usr/bin/cat"), VIGIL_CLASS_FILE,
+	     "/usr/lib/libc.so.6");
+	for (i = 0; i < rs.nsubjects; i++) {
+		for (j = 0; j < rs.subjects[i].nrules; j++) {
+			const struct vigil_rule *r = &rs.subjects[i].rules[j];
+
+			/* only what no path can say otherwise */
+			assert_true(!r->generalised ||
+				    r->heuristics == VIGIL_HEUR_RELATIVE);
+			assert_int_equal(r->distinct, 1);
+		}
+	}
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_snapshot_merge(void **state)
+{
+	struct vigil_tuple t = {
+		.seq = 1, .count = 40, .first = 1796284356, .last = 1796290000,
+		.uid = 0, .verdict = "learned", .op = "open", .access = "r",
+		.exe = "/usr/bin/cat", .object = "/etc/hostname",
+	};
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	int64_t snap, tuples, missing;
+
+	(void)state;
+	db_new("snap.db");
+	rec("/usr/bin/cat", "open", "r", "/etc/hostname");
+	/* an older snapshot is ignored */
+	assert_int_equal(vigil_store_snapshot_begin(store, 10, &snap), 0);
+	t.count = 1000;
+	assert_int_equal(vigil_store_add_tuple(store, snap, 1, &t), 0);
+	assert_int_equal(vigil_store_snapshot_end(store, snap, &tuples,
+						  &missing), 0);
+	assert_int_equal(vigil_store_snapshot_begin(store, 20, &snap), 0);
+	t.count = 40;
+	assert_int_equal(vigil_store_add_tuple(store, snap, 1, &t), 0);
+	/* only in the kernel's table (its record was lost) */
+	t.seq = 2;
+	t.count = 3;
+	t.object = "/etc/passwd";
+	assert_int_equal(vigil_store_add_tuple(store, snap, 2, &t), 0);
+	/* observe mode, allowed by the policy: an access too */
+	t.seq = 0;
+	t.verdict = "allowed";
+	t.object = "/etc/group";
+	assert_int_equal(vigil_store_add_tuple(store, snap, 3, &t), 0);
+	/* no object */
+	t.object = NULL;
+	assert_int_equal(vigil_store_add_tuple(store, snap, 4, &t), 0);
+	assert_int_equal(vigil_store_snapshot_end(store, snap, &tuples,
+						  &missing), 0);
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/cat");
+	r = must(sr, VIGIL_CLASS_FILE, "/etc/hostname");
+	assert_int_equal(r->count, 40);
+	assert_int_equal(r->first, 1796284356);
+	assert_int_equal(r->last, 1796290000);
+	assert_int_equal(must(sr, VIGIL_CLASS_FILE, "/etc/passwd")->count, 3);
+	must(sr, VIGIL_CLASS_FILE, "/etc/group");
+	assert_int_equal(rs.snapshot, snap);
+	assert_int_equal(rs.snapshot_tuples, 3);
+	assert_int_equal(rs.records, 1);
+	assert_int_equal(rs.skipped, 1);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_subjects(void **state)
+{
+	char *names[] = { "/usr/bin/cat", "/usr/sbin/nginx" };
+	char *bad[] = { "/usr/bin/cat", "/no/such" };
+	struct vigil_ruleset rs;
+
+	(void)state;
+	db_new("subj.db");
+	fill_mixed();
+	assert_int_equal(vigil_rules_load(store, names, 2, false, &rs), 0);
+	assert_int_equal(rs.nsubjects, 2);
+	assert_string_equal(rs.subjects[0].exe, "/usr/bin/cat");
+	assert_string_equal(rs.subjects[1].exe, "/usr/sbin/nginx");
+	vigil_ruleset_free(&rs);
+	vigil_ruleset_free(NULL);
+	assert_int_equal(vigil_rules_load(store, bad, 2, false, &rs),
+			 -ENOENT);
+	assert_int_equal(vigil_rules_subject_known(store, "/usr/bin/cat"), 1);
+	assert_int_equal(vigil_rules_subject_known(store, "/no/such"), 0);
+	db_close();
+}
+
+static void test_deterministic(void **state)
+{
+	struct vigil_ruleset a, b;
+	char *ta, *tb;
+	char first[256];
+
+	(void)state;
+	db_new("det1.db");
+	fill_mixed();
+	rec("/usr/bin/ps", "open", "r", "/proc/1234/status");
+	rec("/usr/bin/ps", "open", "r", "/proc/5678/status");
+	a = load(false);
+	b = load(false);
+	ta = policy_text(&a, false, NULL);
+	tb = policy_text(&b, false, NULL);
+	assert_string_equal(ta, tb);
+	free(tb);
+	vigil_ruleset_free(&b);
+	db_close();
+	snprintf(first, sizeof(first), "%s", path);
+
+	/* the same records inserted in reverse order */
+	db_new("det2.db");
+	rec("/usr/bin/ps", "open", "r", "/proc/5678/status");
+	rec("/usr/bin/ps", "open", "r", "/proc/1234/status");
+	db_close();
+	db_reopen();
+	assert_int_equal(vigil_store_begin(store), 0);
+	{
+		/* fill_mixed's records, then ps's, in another order: same
+		 * times, so use the first database's rows */
+		char sql[768];
+		sqlite3 *db = vigil_store_sqlite(store);
+
+		snprintf(sql, sizeof(sql),
+			 "DELETE FROM records; ATTACH '%s' AS o; "
+			 "INSERT INTO records (node, time_ms, serial, seq, "
+			 "verdict, op, access, uid, exe, path, target, "
+			 "object, pid, comm, extra) SELECT node, time_ms, "
+			 "serial, seq, verdict, op, access, uid, exe, path, "
+			 "target, object, pid, comm, extra FROM o.records "
+			 "ORDER BY id DESC", first);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+	}
+	assert_int_equal(vigil_store_commit(store), 0);
+	assert_int_equal(sqlite3_exec(vigil_store_sqlite(store),
+				      "DETACH o", NULL, NULL, NULL),
+			 SQLITE_OK);
+	b = load(false);
+	tb = policy_text(&b, false, NULL);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	vigil_ruleset_free(&a);
+	vigil_ruleset_free(&b);
+	vigil_store_close(store);
+	store = NULL;
+}
+
+/* Random object bytes: the policy always parses and covers them. */
+static void test_random_objects(void **state)
+{
+	static const char alphabet[] = "/*?{},#\\ \t.-_aZ09\x01\x7f\xff";
+	static const char *const ops[] = { "open", "create", "mmap", "exec" };
+	static const char *const acc[] = { "r", "c", "m", "x" };
+	struct vigil_ruleset rs;
+	unsigned int rnd = 12345;
+	char p[64];
+	int i, j, n;
+
+	(void)state;
+	db_new("random.db");
+	for (i = 0; i < 400; i++) {
+		rnd = rnd * 1103515245 + 12345;
+		n = 1 + (rnd >> 16) % 40;
+		p[0] = i % 3 ? '/' : 'x';	/* some not paths */
+		for (j = 1; j < n; j++) {
+			rnd = rnd * 1103515245 + 12345;
+			p[j] = alphabet[(rnd >> 16) % (sizeof(alphabet) - 1)];
+		}
+		p[n] = '\0';
+		if (i % 5 == 0)
+			snprintf(p, sizeof(p), "/tmp/f%d.a%dB%dc", i % 7, i,
+				 i * 7);
+		rec(i % 2 ? "/usr/bin/a" : "/usr/bin/b c", ops[i % 4],
+		    acc[i % 4], p);
+	}
+	rs = load(false);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	rs = load(true);
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+static void test_escape(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(vigil_glob_escape("a b", 3, false, buf, sizeof(buf)),
+			 4);
+	assert_string_equal(buf, "a\\ b");
+	vigil_glob_escape("*x*", 3, true, buf, sizeof(buf));
+	assert_string_equal(buf, "*x*");
+	vigil_glob_escape("*\t\n", 3, false, buf, sizeof(buf));
+	assert_string_equal(buf, "\\*\\x09\\x0a");
+	/* snprintf semantics */
+	assert_int_equal(vigil_glob_escape("#####", 5, false, buf, 4), 10);
+	assert_string_equal(buf, "\\#\\");
+	assert_string_equal(vigil_time_iso(0, buf, sizeof(buf)),
+			    "1970-01-01T00:00:00Z");
+}
+
+/* Run a verb with stdout and stderr in files; return its exit code. */
+static int run_verb(int (*fn)(int, char **), char **argv, const char *out)
+{
+	int argc = 0, rc, o, e, fd;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	o = dup(1);
+	e = dup(2);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	rc = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o, 1);
+	dup2(e, 2);
+	close(o);
+	close(e);
+	vigil_db_opt = NULL;
+	return rc;
+}
+
+static char *slurp(const char *file)
+{
+	char *buf;
+
+	assert_int_equal(read_file(file, 1 << 20, &buf, NULL), 0);
+	return buf;
+}
+
+static void write_text(const char *file, const char *text)
+{
+	FILE *f = fopen(file, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_generate_diff(void **state)
+{
+	char pol[300], pol2[300], out[300], dbp[300], bad[300];
+	char *text, *t2;
+
+	(void)state;
+	db_new("verbs.db");
+	fill_mixed();
+	db_close();
+	snprintf(dbp, sizeof(dbp), "%s", path);
+	snprintf(pol, sizeof(pol), "%s/gen.policy", dir);
+	snprintf(pol2, sizeof(pol2), "%s/gen2.policy", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.policy", dir);
+
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate", "--db",
+			 dbp, "-o", pol, NULL }, out), 0);
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate", "--db",
+			 dbp, "-o", pol2, NULL }, out), 0);
+	text = slurp(pol);
+	t2 = slurp(pol2);
+	assert_string_equal(text, t2);	/* byte-identical */
+	free(t2);
+	assert_non_null(strstr(text, "generated by vigil " VIGIL_VERSION));
+	assert_non_null(strstr(text, "# database: "));
+	assert_non_null(strstr(text, "\t# why: 1 distinct, count 2, first "));
+	assert_non_null(strstr(text, "heuristic: per-pid /proc\n"
+				     "\tfile r /proc/*/status\n"));
+	assert_non_null(strstr(text, "subject /home/users/my\\ tool/bin/run {"));
+	assert_non_null(strstr(text, "\t# runs subject /usr/bin/cat\n"));
+
+	/* the generated policy agrees with the observations */
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 pol, NULL }, out), 0);
+	t2 = slurp(out);
+	assert_string_equal(t2, "0 needed but missing, "
+				"0 allowed but never used\n");
+	free(t2);
+
+	/* remove a rule, add one: both are reported */
+	{
+		static const char was[] = "\tcap use net_bind_service\n";
+		char *p = strstr(text, was), *edited;
+
+		assert_non_null(p);
+		assert_true(asprintf(&edited, "%.*s\tcap use net_raw\n%s"
+				     "subject /usr/bin/never {\n"
+				     "\tfile r /x\n}\n", (int)(p - text), text,
+				     p + strlen(was)) > 0);
+		write_text(bad, edited);
+		free(edited);
+	}
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 bad, NULL }, out), 1);
+	t2 = slurp(out);
+	assert_non_null(strstr(t2, "needed but missing:\n"
+				   "subject /usr/sbin/nginx {\n"
+				   "\tcap use net_bind_service\t# count 1"));
+	assert_non_null(strstr(t2, "allowed but never used:\n"));
+	assert_non_null(strstr(t2, ": cap use net_raw\t# subject "
+				   "/usr/sbin/nginx\n"));
+	assert_non_null(strstr(t2, ": file r /x\t# subject /usr/bin/never\n"));
+	assert_non_null(strstr(t2, "1 needed but missing, "
+				   "2 allowed but never used\n"));
+	free(t2);
+
+	/* --subject narrows both sides */
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 "--subject", "/usr/bin/cat", bad, NULL }, out), 0);
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 "--subject", "/usr/sbin/nginx", bad, NULL }, out),
+			 1);
+
+	/* a partly used rule */
+	write_text(bad, "subject /usr/sbin/nginx {\n"
+			"\tnet bind,listen,connect inet:stream:80\n}\n");
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 "--subject", "/usr/sbin/nginx", bad, NULL }, out),
+			 1);
+	t2 = slurp(out);
+	assert_non_null(strstr(t2, ":2: net bind,listen,connect "
+				   "inet:stream:80\t# subject /usr/sbin/nginx"
+				   ", unused: connect\n"));
+	free(t2);
+
+	/* a policy that does not parse: FILE:LINE: message, exit 2 */
+	write_text(bad, "subject /usr/bin/cat {\n\tfiel r /etc/x\n}\n");
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 bad, NULL }, out), 2);
+	t2 = slurp(out);
+	assert_non_null(strstr(t2, "bad.policy:2: unknown class 'fiel'"));
+	free(t2);
+
+	/* usage errors and unknown subjects: exit 2 */
+	assert_int_equal(run_verb(do_diff, (char *[]){ "diff", "--db", dbp,
+			 NULL }, out), 2);
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate",
+			 "--db", dbp, "--subject", "/no/such", NULL }, out),
+			 2);
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate",
+			 "--db", dbp, "extra", NULL }, out), 2);
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate",
+			 "--db", "/nonexistent/x.db", NULL }, out), 2);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_temp),
+		cmocka_unit_test(test_library),
+		cmocka_unit_test(test_siblings),
+		cmocka_unit_test(test_home),
+		cmocka_unit_test(test_combined),
+		cmocka_unit_test(test_classes_and_children),
+		cmocka_unit_test(test_literal_meta),
+		cmocka_unit_test(test_strict),
+		cmocka_unit_test(test_snapshot_merge),
+		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_random_objects),
+		cmocka_unit_test(test_generate_diff),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
