@@ -1,0 +1,94 @@
+# Stress: processes hammer files, exec, sockets and signals while another
+# replaces the policy and flips the mode, a third reads the tables and a
+# fourth shrinks the table. Nothing may warn, leak or oops. Duration:
+# $VIGIL_STRESS_SECONDS (default 10; make check-debug uses more).
+. "$(dirname "$0")/../lib.sh"
+
+secs=${VIGIL_STRESS_SECONDS:-10}
+w=/tmp/vigil-t/90
+mkdir -p $w
+end=$((SECONDS + secs))
+dmesg_before=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|kmemleak|lockdep|possible recursive|circular locking|sleeping function')
+
+files() {
+	local i=0 d=$w/files.$1
+	mkdir -p $d
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		echo $i > $d/f.$i
+		mv $d/f.$i $d/g.$((i % 50))
+		ln -sf $d/g.$((i % 50)) $d/l.$((i % 7))
+		cat /etc/hostname $d/g.$((i % 50)) > /dev/null
+		[ $((i % 20)) = 0 ] && rm -f $d/g.* $d/l.*
+	done
+}
+execs() {
+	local i=0
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		cp /bin/true $w/true.$((i % 30)) 2>/dev/null && $w/true.$((i % 30))
+		/bin/true
+	done
+}
+sockets() {
+	local i=0
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		"$VIGIL_PROBE" sockets $((20000 + i % 500)) $w/s.$1 > /dev/null 2>&1
+		"$VIGIL_PROBE" signal > /dev/null 2>&1
+	done
+}
+policies() {
+	local i=0 pol
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		pol="subject $w/true.$((i % 30)) observe {
+	file r /etc/{hostname,passwd}
+	file rm /usr/lib/**
+}
+subject /usr/bin/cat {
+	file r /etc/*
+}"
+		printf '%s\n' "$pol" | dd of=$VIGIL_FS/policy status=none bs=1M
+		case $((i % 3)) in
+		0) echo learn > $VIGIL_FS/mode ;;
+		1) echo observe > $VIGIL_FS/mode ;;
+		2) echo off > $VIGIL_FS/mode ;;
+		esac
+	done
+	echo $i > $w/policy-loads
+}
+readers() {
+	while [ $SECONDS -lt $end ]; do
+		cat $VIGIL_FS/learned $VIGIL_FS/stats $VIGIL_FS/subjects $VIGIL_FS/policy > /dev/null
+	done
+}
+shrinker() {
+	while [ $SECONDS -lt $end ]; do
+		echo 16 > $VIGIL_FS/table_kb
+		sleep 0.5
+		echo 4096 > $VIGIL_FS/table_kb
+		sleep 0.5
+	done
+}
+echo learn > $VIGIL_FS/mode
+files 1 & files 2 & execs & sockets 1 & sockets 2 & policies & readers & shrinker &
+wait
+echo learn > $VIGIL_FS/mode
+echo '# nothing' | dd of=$VIGIL_FS/policy status=none
+echo 4096 > $VIGIL_FS/table_kb
+
+t_ok "the policy was replaced many times ($(cat $w/policy-loads))" test "$(cat $w/policy-loads)" -gt 10
+t_ok "evictions happened" test "$(vigil_stat table.evictions)" -gt 0
+t_ok "the table is within its bound" test "$(vigil_stat table.bytes)" -le "$(vigil_stat table.max_bytes)"
+t_ok "learned reads whole" sh -c "grep -vc '^#' $VIGIL_FS/learned > /dev/null"
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak; sleep 6; echo scan > /sys/kernel/debug/kmemleak
+	leaks=$(grep -c 'vigil' /sys/kernel/debug/kmemleak)
+	t_is "kmemleak finds no leak from vigil" "$leaks" 0
+	[ "$leaks" = 0 ] || t_diag "$(grep -B5 -A20 vigil /sys/kernel/debug/kmemleak | head -60)"
+fi
+after=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|kmemleak|lockdep|possible recursive|circular locking|sleeping function')
+t_is "no warning, KASAN, lockdep or sleep-in-atomic report" "$after" "$dmesg_before"
+[ "$after" = "$dmesg_before" ] || t_diag "$(dmesg | grep -A30 -E 'WARNING:|BUG:|KASAN|lockdep|circular|sleeping function' | head -80)"
+t_done
