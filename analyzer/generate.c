@@ -297,7 +297,8 @@ int do_generate(int argc, char **argv)
 	}
 	/* What we print must parse: the kernel will be given it. */
 	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (rc == -E2BIG || (rc && !strncmp(perr.msg, "too many ", 9))) {
+	if (rc == -E2BIG || (rc && (!strncmp(perr.msg, "too many ", 9) ||
+				    !strncmp(perr.msg, "policy too large", 16)))) {
 		p_err("the candidate policy exceeds the kernel's limits (%s): "
 		      "generate it for fewer subjects (--subject)",
 		      rc == -E2BIG ? "1 MiB of text" : perr.msg);

@@ -847,6 +847,42 @@ static void test_generate_diff(void **state)
 	free(text);
 }
 
+/* Near the kernel's limits: compact evidence, then a clear refusal. */
+static void test_limits(void **state)
+{
+	char out[300], dbp[300], obj[64], *t;
+	int i;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/limits.out", dir);
+	db_new("limits.db");
+	for (i = 0; i < 12500; i++) {
+		snprintf(obj, sizeof(obj), "/data/d%d/file", i);
+		rec("/usr/bin/big", "open", "r", obj);
+	}
+	db_close();
+	snprintf(dbp, sizeof(dbp), "%s", path);
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate", "--db",
+			 dbp, "--strict", NULL }, out), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "# evidence of literal rules left out"));
+	assert_null(strstr(t, "\t# count "));
+	assert_non_null(strstr(t, "\tfile r /data/d12499/file\n"));
+	free(t);
+	db_reopen();
+	assert_int_equal(vigil_store_begin(store), 0);
+	for (i = 0; i < 4000; i++) {
+		snprintf(obj, sizeof(obj), "/data/e%d/file", i);
+		rec("/usr/bin/big", "open", "r", obj);
+	}
+	db_close();
+	assert_int_equal(run_verb(do_generate, (char *[]){ "generate", "--db",
+			 dbp, "--strict", NULL }, out), 2);
+	t = slurp(out);
+	assert_non_null(strstr(t, "exceeds the kernel's limits"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -865,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_random_objects),
 		cmocka_unit_test(test_generate_diff),
+		cmocka_unit_test(test_limits),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
