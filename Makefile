@@ -1,7 +1,7 @@
 # vigil: one entry point. See README.md and docs/development.md.
 BUILD ?= build
 
-.PHONY: all deps kernel kernel-debug analyzer check check-debug demo clean help
+.PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench clean help
 
 all: kernel analyzer
 
@@ -12,6 +12,7 @@ help:
 	@echo "make check    run every test suite; ends with 'N passed, N failed'"
 	@echo "make demo     boot the vigil kernel and show it at work"
 	@echo "make check-debug  the VM tests and a long stress on a KASAN/lockdep/kmemleak kernel"
+	@echo "make bench    benchmarks: vigil against no vigil and AppArmor; the analyzer against ausearch"
 
 deps:
 	@scripts/install-deps
@@ -30,10 +31,15 @@ kernel-debug: deps
 
 check-debug: deps kernel-debug analyzer
 	@VIGIL_KERNEL=$(abspath $(BUILD))/bzImage-debug VIGIL_APPEND="kmemleak=on" \
+		VIGIL_RESULTS=$(abspath $(BUILD))/test-results-debug \
 		VIGIL_STRESS_SECONDS=120 VIGIL_SUITES="vm kunit" tests/check
 
 demo: deps kernel analyzer
 	@scripts/demo
+
+bench: deps kernel analyzer
+	@tests/bench/kernel
+	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
 
 clean:
 	rm -rf $(BUILD)
