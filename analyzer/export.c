@@ -412,9 +412,9 @@ int export_reach(const struct vigil_ruleset *rs, bool **ret)
 	for (i = 0; i < n; i++) {
 		r[i * n + i] = true;
 		for (k = 0; k < rs->subjects[i].nchildren; k++) {
+			const char *exe = rs->subjects[i].children[k];
 			const struct vigil_subject_rules *c =
-				export_find_subject(rs,
-						    rs->subjects[i].children[k]);
+				export_find_subject(rs, exe);
 
 			if (c)
 				r[i * n + (size_t)(c - rs->subjects)] = true;
@@ -546,12 +546,12 @@ int do_export(int argc, char **argv)
 		"export --to apparmor|selinux|landlock|tomoyo|systemd\n"
 		"       [--db PATH] [--subject EXE]... [--strict] [-o DIR]\n"
 		"       [--abi N]\n"
-		"  Write the observed behaviour (all subjects, or those named)\n"
-		"  as policy files of another security module into DIR (default\n"
-		"  the current folder) and print their paths. Each file says at\n"
-		"  its top what was observed and what the target cannot\n"
-		"  express. --abi: the Landlock ABI to write for (default: the\n"
-		"  running kernel's). See docs/export.md.";
+		"  Write what was observed (all subjects, or those named) as\n"
+		"  policy files of another security module into DIR (default:\n"
+		"  the current folder) and print their paths. Each file says\n"
+		"  at its top what was observed and what the target cannot\n"
+		"  express. --abi: the Landlock ABI to write for (default:\n"
+		"  the running kernel's). See docs/export.md.";
 	struct export_opts eo = { 0 };
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };

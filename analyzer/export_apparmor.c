@@ -150,12 +150,16 @@ static bool in_list(const char *s, const char *const *v, size_t n)
 }
 
 /* The suffix that makes a path rule match directories too. */
-static const char *aa_dir_suffix(const struct glob_toks *g)
+static const char *aa_dir_suffix(const struct glob_toks *g, uint64_t acc)
 {
 	struct stat st;
 	char *lit;
 	int rc;
 
+	/* Only read (opendir), create, delete and chmod apply to folders. */
+	if (acc & ~(uint64_t)(VIGIL_FILE_R | VIGIL_FILE_C | VIGIL_FILE_D |
+			      VIGIL_FILE_S))
+		return "";
 	if (g->n && g->t[g->n - 1].kind == GT_STAR2)
 		return "";
 	if (g->n && g->t[g->n - 1].kind == GT_LIT && g->t[g->n - 1].c == '/')
@@ -218,9 +222,9 @@ static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
 				 "no ioctl permission (allowed on open files)");
 	}
 	if (r->generalised && r->why)
-		fprintf(a->f, "  # %s%s\n", from, r->why);
+		fprintf(a->f, "  # %sgeneralised: %s\n", from, r->why);
 	fputs("  ", a->f);
-	aa_path(a->f, &g, aa_dir_suffix(&g));
+	aa_path(a->f, &g, aa_dir_suffix(&g, acc));
 	fprintf(a->f, " %s,\n", mode);
 	glob_toks_free(&g);
 	return 0;

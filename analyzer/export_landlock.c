@@ -388,26 +388,31 @@ static void json_rights(FILE *f, uint64_t rights, const struct vl_name *v,
 	fputc(']', f);
 }
 
-static void ll_json(struct ll *l, FILE *f)
+static int ll_json(struct ll *l, FILE *f)
 {
 	size_t i, j, m = 0;
 	bool *done;
 
-	qsort(l->ents, l->nents, sizeof(*l->ents), ent_cmp);
-	qsort(l->ports, l->nports, sizeof(*l->ports), port_cmp);
+	if (l->nents)
+		qsort(l->ents, l->nents, sizeof(*l->ents), ent_cmp);
+	if (l->nports)
+		qsort(l->ports, l->nports, sizeof(*l->ports), port_cmp);
 	fprintf(f, "{\n  \"abi\": %u,\n  \"ruleset\": [\n    {\n"
 		"      \"handledAccessFs\": [\"abi.all\"]", l->abi);
 	if (l->abi >= 4)
 		fputs(",\n      \"handledAccessNet\": [\"abi.all\"]", f);
 	fputs("\n    }\n  ]", f);
 	done = calloc(l->nents + 1, sizeof(*done));
+	if (!done)
+		return -ENOMEM;
 	if (l->nents)
 		fputs(",\n  \"pathBeneath\": [", f);
 	/* One entry per distinct set of rights, paths sorted. */
-	for (i = 0; i < l->nents && done; i++) {
+	for (i = 0; i < l->nents; i++) {
 		if (done[i])
 			continue;
-		fprintf(f, "%s\n    {\n      \"allowedAccess\": ", m++ ? "," : "");
+		fprintf(f, "%s\n    {\n      \"allowedAccess\": ",
+			m++ ? "," : "");
 		json_rights(f, l->ents[i].rights, vl_fs_names, vl_nr_fs_names);
 		fputs(",\n      \"parent\": [", f);
 		for (j = i; j < l->nents; j++) {
@@ -421,8 +426,6 @@ static void ll_json(struct ll *l, FILE *f)
 	}
 	if (l->nents)
 		fputs("\n  ]", f);
-	if (!done)
-		fputs("\n  \"out of memory\"", f);	/* caught by the check */
 	free(done);
 	if (l->nports) {
 		fputs(",\n  \"netPort\": [", f);
@@ -437,6 +440,7 @@ static void ll_json(struct ll *l, FILE *f)
 		fputs("\n  ]", f);
 	}
 	fputs("\n}\n", f);
+	return 0;
 }
 
 static void ll_reset(struct ll *l)
@@ -468,9 +472,10 @@ static int ll_general(struct ll *l)
 		"on the folder (refer is not granted: links and renames "
 		"across folders fail with EXDEV), t->truncate (ABI 3), "
 		"i->ioctl_dev (ABI 5)",
-		"the subject's executable gets execute and read_file, so "
-		"vigil run can exec it; the rules of children it runs are "
-		"included (a Landlock domain is inherited across exec)",
+		"the subject's executable, and those of the children it runs "
+		"that are subjects here, get execute and read_file (so vigil "
+		"run can exec it); the children's rules are included (a "
+		"Landlock domain is inherited across exec)",
 		"vigil run skips paths that do not exist when it starts (with "
 		"a warning): what they allow is then denied",
 		"the header is this file because JSON has no comments; the "
@@ -515,11 +520,12 @@ static int ll_write_one(struct ll *l, const struct vigil_ruleset *rs,
 	rc = ll_general(l);
 	if (rc)
 		goto out;
-	rc = ll_add(l, sr->exe, strlen(sr->exe),
-		    VL_FS_EXECUTE | VL_FS_READ_FILE);
 	for (i = 0; i < n && !rc; i++) {
 		if (!reach[self * n + i])
 			continue;
+		rc = ll_add(l, rs->subjects[i].exe,
+			    strlen(rs->subjects[i].exe),
+			    VL_FS_EXECUTE | VL_FS_READ_FILE);
 		for (j = 0; j < rs->subjects[i].nrules && !rc; j++)
 			rc = ll_rule(l, &rs->subjects[i].rules[j]);
 	}
@@ -532,9 +538,12 @@ static int ll_write_one(struct ll *l, const struct vigil_ruleset *rs,
 	f = open_memstream(&text, &len);
 	if (!f)
 		goto out;
-	ll_json(l, f);
-	if (fclose(f))
+	rc = ll_json(l, f);
+	if (fclose(f) || rc) {
+		rc = -ENOMEM;
 		goto out;
+	}
+	rc = -ENOMEM;
 	if (asprintf(&fname, "%s.landlock.json", name) < 0) {
 		fname = NULL;
 		goto out;

@@ -1,15 +1,696 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* vigil analyzer: export to selinux (stub). */
+/*
+ * vigil analyzer: export to SELinux, a policy module (.te) per subject
+ * for checkmodule. Paths become types through the installed policy's
+ * file contexts (libselinux selabel): no type is invented but the
+ * subject's own domain, which the module declares.
+ */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
+#include "vigil.h"
 #include "export.h"
 
-int export_selinux(const struct vigil_ruleset *rs, const char *dir,
-	      const struct export_opts *o, struct export_files *out)
+#define SE_DEFAULT_FC "/etc/selinux/default/contexts/files/file_contexts"
+
+/* One allow rule: domain TYPE:CLASS { perms }. */
+struct se_allow {
+	char *type;		/* "self" or a type of the policy */
+	char *class;
+	char **perms;
+	size_t nperms;
+};
+
+struct se {
+	struct selabel_handle *h;
+	const char *domain;
+	struct se_allow *v;
+	size_t n;
+	struct export_notes general, left;
+};
+
+static int strv_add_once(char ***v, size_t *n, const char *s)
 {
-	(void)rs;
-	(void)dir;
-	(void)o;
-	(void)out;
-	return -ENOSYS;
+	char **nv;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* allow domain type:class { perms... } (perms space-separated). */
+static int se_allow(struct se *s, const char *type, const char *class,
+		    const char *perms)
+{
+	struct se_allow *a = NULL;
+	char *copy, *tok, *save;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (!strcmp(s->v[i].type, type) &&
+		    !strcmp(s->v[i].class, class)) {
+			a = &s->v[i];
+			break;
+		}
+	}
+	if (!a) {
+		a = realloc(s->v, (s->n + 1) * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		s->v = a;
+		a = &s->v[s->n];
+		memset(a, 0, sizeof(*a));
+		a->type = strdup(type);
+		a->class = strdup(class);
+		s->n++;
+		if (!a->type || !a->class)
+			return -ENOMEM;
+	}
+	copy = strdup(perms);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, " ", &save); tok && !rc;
+	     tok = strtok_r(NULL, " ", &save))
+		rc = strv_add_once(&a->perms, &a->nperms, tok);
+	free(copy);
+	return rc;
+}
+
+/* The type the file contexts give path (or, for none, its nearest
+ * folder that has one). New string, or NULL with *rc set. */
+static char *se_type(struct se *s, const char *path, mode_t mode, int *rc)
+{
+	char *p = strdup(path), *con = NULL, *type = NULL, *c1, *c2;
+	size_t len;
+
+	*rc = 0;
+	if (!p) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		if (!selabel_lookup(s->h, &con, p, mode) && con &&
+		    strcmp(con, "<<none>>"))
+			break;
+		freecon(con);
+		con = NULL;
+		len = strlen(p);
+		if (len <= 1)
+			break;
+		while (len > 1 && p[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--;
+		p[len] = '\0';
+		mode = S_IFDIR;
+	}
+	free(p);
+	if (!con)
+		return NULL;
+	c1 = strchr(con, ':');
+	c1 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (c1) {
+		c2 = strchr(c1 + 1, ':');
+		type = c2 ? strndup(c1 + 1, c2 - c1 - 1) : strdup(c1 + 1);
+		if (!type)
+			*rc = -ENOMEM;
+	}
+	freecon(con);
+	return type;
+}
+
+/* search on every folder above path. */
+static int se_ancestors(struct se *s, const char *path)
+{
+	char *p = strdup(path), *slash, *t;
+	int rc = 0;
+
+	if (!p)
+		return -ENOMEM;
+	while (!rc && (slash = strrchr(p, '/'))) {
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		t = se_type(s, p, S_IFDIR, &rc);
+		if (t)
+			rc = se_allow(s, t, "dir", "search getattr");
+		free(t);
+		if (slash == p)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+/* The file permissions for access bits (space-separated, may be ""). */
+static void se_file_perms(uint64_t acc, char *perms)
+{
+	perms[0] = '\0';
+#define P(x) strcat(perms, x " ")
+	if (acc & ~(uint64_t)(VIGIL_FILE_C | VIGIL_FILE_D | VIGIL_FILE_L))
+		P("getattr");
+	if (acc & VIGIL_FILE_R)
+		P("read open");
+	if (acc & (VIGIL_FILE_W | VIGIL_FILE_T))
+		P("write open append");
+	if (acc & VIGIL_FILE_A)
+		P("append open");
+	if (acc & VIGIL_FILE_X)
+		P("execute execute_no_trans read open map");
+	if (acc & VIGIL_FILE_M)
+		P("map execute read open");
+	if (acc & VIGIL_FILE_S)
+		P("setattr");
+	if (acc & VIGIL_FILE_K)
+		P("lock");
+	if (acc & VIGIL_FILE_I)
+		P("ioctl");
+	if (acc & VIGIL_FILE_C)
+		P("create");
+	if (acc & VIGIL_FILE_D)
+		P("unlink");
+	if (acc & VIGIL_FILE_L)
+		P("link");
+#undef P
+	if (perms[0])
+		perms[strlen(perms) - 1] = '\0';
+}
+
+/*
+ * Rules for access to path. glob: path is the folder of a glob, so
+ * what is beneath it (same type, as new files inherit it) gets the file
+ * permissions too. Return 0, 1 (no file context), -errno.
+ */
+static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
+{
+	struct stat st;
+	bool exists = !stat(path, &st);
+	bool dir = exists && S_ISDIR(st.st_mode);
+	char perms[256], dperms[128] = "";
+	char *t, *pt = NULL, *parent = NULL;
+	int rc;
+
+	t = se_type(s, path, dir ? S_IFDIR : S_IFREG, &rc);
+	if (!t)
+		return rc ? rc : 1;
+	se_file_perms(acc, perms);
+	if (dir) {
+		if (acc & VIGIL_FILE_R)
+			strcat(dperms, "getattr open read search ");
+		if (glob && (acc & (VIGIL_FILE_W | VIGIL_FILE_A |
+				    VIGIL_FILE_C | VIGIL_FILE_L)))
+			strcat(dperms, "getattr search write add_name ");
+		if (glob && (acc & VIGIL_FILE_D))
+			strcat(dperms, "getattr search write remove_name ");
+		if (!glob && (acc & VIGIL_FILE_C))
+			strcat(dperms, "create ");
+		if (!glob && (acc & VIGIL_FILE_D))
+			strcat(dperms, "rmdir ");
+		if (acc & VIGIL_FILE_S)
+			strcat(dperms, "setattr ");
+		if (dperms[0]) {
+			dperms[strlen(dperms) - 1] = '\0';
+			rc = se_allow(s, t, "dir", dperms);
+		}
+		if (!rc && glob && perms[0])
+			rc = se_allow(s, t, "file", perms);
+	} else if (perms[0]) {
+		rc = se_allow(s, t, "file", perms);
+	}
+	/* A path gone by now that was created or deleted may be a folder
+	 * (mkdir, rmdir). */
+	if (!rc && !exists && (acc & VIGIL_FILE_C))
+		rc = se_allow(s, t, "dir", "create getattr");
+	if (!rc && !exists && (acc & VIGIL_FILE_D))
+		rc = se_allow(s, t, "dir", "rmdir getattr");
+	if (!rc && !glob &&
+	    (acc & (VIGIL_FILE_C | VIGIL_FILE_D | VIGIL_FILE_L))) {
+		const char *sl = strrchr(path, '/');
+
+		parent = strndup(path, sl && sl != path ? (size_t)(sl - path) :
+							  1);
+		if (!parent) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		pt = se_type(s, parent, S_IFDIR, &rc);
+		if (pt)
+			rc = se_allow(s, pt, "dir", acc & VIGIL_FILE_D ?
+				      "search write add_name remove_name" :
+				      "search write add_name");
+	}
+	if (!rc)
+		rc = se_ancestors(s, path);
+out:
+	free(parent);
+	free(pt);
+	free(t);
+	return rc;
+}
+
+static int se_file(struct se *s, const struct vigil_rule *r)
+{
+	struct glob_toks g = { 0 };
+	char *path = NULL;
+	unsigned int i;
+	bool lit;
+	int rc;
+
+	rc = glob_toks_of_rule(r, &g);
+	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
+				      g.t[0].c != '/'))) {
+		glob_toks_free(&g);
+		return note_rule(&s->left, r, "not an absolute path: no file "
+				 "context (left out)");
+	}
+	if (rc)
+		return rc;
+	lit = glob_toks_literal(&g);
+	path = lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
+	glob_toks_free(&g);
+	if (!path)
+		return -ENOMEM;
+	rc = se_path(s, path, r->access, !lit);
+	/* A glob: the types of what was observed, and of its folder. */
+	for (i = 0; !lit && rc >= 0 && i < r->nexamples; i++)
+		if (r->examples[i] && r->examples[i][0] == '/')
+			rc = se_path(s, r->examples[i], r->access, false);
+	if (rc == 1)
+		rc = note_rule(&s->left, r, "no file context for it in the "
+			       "installed policy (left out)");
+	else if (!rc && !lit)
+		rc = note_rule(&s->left, r, "glob: the types of its observed "
+			       "files and its folder (others it covers may "
+			       "have other types)");
+	free(path);
+	return rc;
+}
+
+static const char *se_sock_class(const char *family, const char *type)
+{
+	bool stream = !strcmp(type, "stream") || !strcmp(type, "seqpacket");
+
+	if (!strcmp(family, "unix"))
+		return stream ? "unix_stream_socket" : "unix_dgram_socket";
+	if (!strcmp(family, "inet") || !strcmp(family, "inet6")) {
+		if (!strcmp(type, "stream"))
+			return "tcp_socket";
+		if (!strcmp(type, "dgram"))
+			return "udp_socket";
+		return "rawip_socket";
+	}
+	if (!strcmp(family, "netlink"))
+		return "netlink_socket";
+	if (!strcmp(family, "packet"))
+		return "packet_socket";
+	return NULL;
+}
+
+static int se_net(struct se *s, const struct vigil_rule *r)
+{
+	const char *cls;
+	struct net_obj no;
+	char perms[128] = "create read write getattr setattr getopt setopt "
+			  "shutdown";
+	int rc;
+
+	rc = net_obj_parse(r, &no);
+	if (rc == -EINVAL)
+		return note_rule(&s->left, r, "not a FAMILY:TYPE object");
+	if (rc)
+		return rc;
+	cls = se_sock_class(no.family, no.type);
+	if (!cls) {
+		rc = note_rule(&s->left, r, "socket family without an SELinux "
+			       "class here (left out)");
+		goto out;
+	}
+	if (r->access & VIGIL_NET_BIND)
+		strcat(perms, " bind");
+	if (r->access & VIGIL_NET_CONNECT)
+		strcat(perms, " connect");
+	if ((r->access & VIGIL_NET_LISTEN) && strstr(cls, "stream"))
+		strcat(perms, " listen");
+	if ((r->access & VIGIL_NET_LISTEN) && !strcmp(cls, "tcp_socket"))
+		strcat(perms, " listen");
+	if ((r->access & VIGIL_NET_ACCEPT) && (strstr(cls, "stream") ||
+					       !strcmp(cls, "tcp_socket")))
+		strcat(perms, " accept");
+	rc = se_allow(s, "self", cls, perms);
+	if (rc)
+		goto out;
+	if ((!strcmp(cls, "tcp_socket") || !strcmp(cls, "udp_socket")) &&
+	    (r->access & VIGIL_NET_BIND)) {
+		rc = se_allow(s, "node_t", cls, "node_bind");
+		if (!rc)
+			rc = note_rule(&s->left, r,
+				       "name_bind needs the port's type, "
+				       "which only the loaded policy knows: "
+				       "not written (add it, e.g. with "
+				       "audit2allow)");
+	} else if ((!strcmp(cls, "tcp_socket")) &&
+		   (r->access & VIGIL_NET_CONNECT)) {
+		rc = note_rule(&s->left, r, "name_connect needs the port's "
+			       "type: not written");
+	} else if (!strcmp(no.family, "unix") && no.addr &&
+		   no.addr[0] == '/') {
+		int trc;
+		char *t = se_type(s, no.addr, S_IFSOCK, &trc);
+
+		if (!t && trc) {
+			rc = trc;
+			goto out;
+		}
+		if (t && (r->access & VIGIL_NET_BIND))
+			rc = se_allow(s, t, "sock_file", "create setattr "
+				      "getattr unlink");
+		if (t && !rc && (r->access & VIGIL_NET_CONNECT))
+			rc = se_allow(s, t, "sock_file", "write getattr");
+		free(t);
+		if (!rc && (r->access & VIGIL_NET_CONNECT))
+			rc = note_rule(&s->left, r, "connectto needs the "
+				       "domain of the peer: not written");
+	}
+out:
+	net_obj_free(&no);
+	return rc;
+}
+
+static char *se_ident(const char *exe)
+{
+	char *n = export_subject_name(exe), *p;
+
+	if (!n)
+		return NULL;
+	for (p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			*p = '_';
+	return n;
+}
+
+static int se_rule(struct se *s, const struct vigil_ruleset *rs,
+		   const struct vigil_rule *r)
+{
+	bool caps[VIGIL_CAP_COUNT];
+	int i, rc;
+
+	switch (r->class) {
+	case VIGIL_CLASS_FILE:
+		return se_file(s, r);
+	case VIGIL_CLASS_NET:
+		return se_net(s, r);
+	case VIGIL_CLASS_CAP:
+		rc = export_caps(r, caps);
+		if (rc == -EINVAL)
+			return note_rule(&s->left, r, "bad capability glob");
+		for (i = 0; i < VIGIL_CAP_COUNT && !rc; i++)
+			if (caps[i])
+				rc = se_allow(s, "self", i < 32 ? "capability" :
+					      "capability2", vigil_cap_name(i));
+		return rc;
+	case VIGIL_CLASS_SIGNAL: {
+		const struct vigil_subject_rules *t =
+			export_find_subject(rs, r->object);
+		char *id, *dom, perms[64] = "";
+
+		if (!t)
+			return note_rule(&s->left, r, "the target's domain is "
+					 "unknown (not a subject here): not "
+					 "written");
+		if (r->access & (1ULL << 8))
+			strcat(perms, "sigkill ");
+		if (r->access & (1ULL << 18))
+			strcat(perms, "sigstop ");
+		if (r->access & (1ULL << 16))
+			strcat(perms, "sigchld ");
+		if (r->access & ~((1ULL << 8) | (1ULL << 18) | (1ULL << 16)))
+			strcat(perms, "signal ");
+		perms[strlen(perms) - 1] = '\0';
+		id = se_ident(t->exe);
+		if (!id || asprintf(&dom, "vigil_%s_t", id) < 0) {
+			free(id);
+			return -ENOMEM;
+		}
+		free(id);
+		rc = strcmp(dom, s->domain) ?
+			se_allow(s, dom, "process", perms) :
+			se_allow(s, "self", "process", perms);
+		free(dom);
+		return rc;
+	}
+	case VIGIL_CLASS_PTRACE:
+		return note_rule(&s->left, r, "ptrace: the target's domain is "
+				 "not known to vigil: not written");
+	case VIGIL_CLASS_MOUNT:
+		return note_rule(&s->left, r, "mount: the file system's type "
+				 "is not recorded: not written");
+	case VIGIL_CLASS_MODULE: {
+		char *t = se_type(s, r->object, S_IFREG, &rc);
+
+		if (!t)
+			return rc ? rc : note_rule(&s->left, r, "no file "
+						   "context (left out)");
+		rc = se_allow(s, t, "system", "module_load");
+		if (!rc)
+			rc = se_allow(s, "self", "capability", "sys_module");
+		free(t);
+		return rc;
+	}
+	default:
+		return note_rule(&s->left, r, "unknown class");
+	}
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int allow_cmp(const void *a, const void *b)
+{
+	const struct se_allow *x = a, *y = b;
+	int c = strcmp(x->type, y->type);
+
+	return c ? c : strcmp(x->class, y->class);
+}
+
+static void se_reset(struct se *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < s->v[i].nperms; j++)
+			free(s->v[i].perms[j]);
+		free(s->v[i].perms);
+		free(s->v[i].type);
+		free(s->v[i].class);
+	}
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+	notes_free(&s->general);
+	notes_free(&s->left);
+}
+
+/* The module text: require block, the domain, the allow rules. */
+static int se_module(struct se *s, FILE *f, const char *mod)
+{
+	char **types = NULL, **classes = NULL;
+	size_t nt = 0, nc = 0, i, j, k;
+	int rc = 0;
+
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), allow_cmp);
+	for (i = 0; i < s->n && !rc; i++) {
+		qsort(s->v[i].perms, s->v[i].nperms, sizeof(char *), str_cmp);
+		if (strcmp(s->v[i].type, "self") &&
+		    strcmp(s->v[i].type, s->domain))
+			rc = strv_add_once(&types, &nt, s->v[i].type);
+		if (!rc)
+			rc = strv_add_once(&classes, &nc, s->v[i].class);
+	}
+	if (rc)
+		goto out;
+	if (nt)
+		qsort(types, nt, sizeof(char *), str_cmp);
+	if (nc)
+		qsort(classes, nc, sizeof(char *), str_cmp);
+	fprintf(f, "module %s 1.0;\n\nrequire {\n\trole system_r;\n", mod);
+	for (i = 0; i < nt; i++)
+		fprintf(f, "\ttype %s;\n", types[i]);
+	for (i = 0; i < nc; i++) {
+		char **perms = NULL;
+		size_t np = 0;
+
+		for (j = 0; j < s->n && !rc; j++) {
+			if (strcmp(s->v[j].class, classes[i]))
+				continue;
+			for (k = 0; k < s->v[j].nperms && !rc; k++)
+				rc = strv_add_once(&perms, &np,
+						   s->v[j].perms[k]);
+		}
+		if (np)
+			qsort(perms, np, sizeof(char *), str_cmp);
+		fprintf(f, "\tclass %s {", classes[i]);
+		for (j = 0; j < np; j++) {
+			fprintf(f, " %s", perms[j]);
+			free(perms[j]);
+		}
+		fputs(" };\n", f);
+		free(perms);
+	}
+	fprintf(f, "}\n\ntype %s;\nrole system_r types %s;\n\n", s->domain,
+		s->domain);
+	for (i = 0; i < s->n; i++) {
+		fprintf(f, "allow %s %s:%s {", s->domain, s->v[i].type,
+			s->v[i].class);
+		for (j = 0; j < s->v[i].nperms; j++)
+			fprintf(f, " %s", s->v[i].perms[j]);
+		fputs(" };\n", f);
+	}
+out:
+	for (i = 0; i < nt; i++)
+		free(types[i]);
+	for (i = 0; i < nc; i++)
+		free(classes[i]);
+	free(types);
+	free(classes);
+	return rc;
+}
+
+static const char *const se_general[] = {
+	"paths are mapped to types with the installed policy's file "
+	"contexts (selabel_lookup); a path without one gets its folder's "
+	"type (what a new file inherits); no type is invented but the "
+	"subject's domain, declared here",
+	"file letters: r->read open getattr, w and t->write append open, "
+	"a->append open, x->execute execute_no_trans read open map, "
+	"m->map execute read open, c->create (and add_name on the "
+	"folder), d->unlink or rmdir (and remove_name), s->setattr, "
+	"l->link, k->lock, i->ioctl; every folder above a path gets search",
+	"sockets: create read write getattr setattr getopt setopt shutdown "
+	"plus the operations seen (bind connect listen accept)",
+	"the module declares the domain but no entry into it: run the "
+	"program in it with runcon, or add a domain transition for its "
+	"executable's type",
+	"what every program needs from its own process (fork, signals to "
+	"itself, pipes) is not recorded by vigil and not written: add it "
+	"after a permissive trial (audit2allow)",
+};
+
+int export_selinux(const struct vigil_ruleset *rs, const char *dir,
+		   const struct export_opts *o, struct export_files *out)
+{
+	struct selinux_opt sopt = { SELABEL_OPT_PATH, NULL };
+	char *body = NULL, *text = NULL, *id = NULL, *mod = NULL,
+	     *dom = NULL, *fname = NULL;
+	size_t blen = 0, tlen = 0, i, j, k;
+	struct se s = { 0 };
+	bool *reach = NULL;
+	FILE *f = NULL;
+	int rc;
+
+	sopt.value = o && o->selinux_fcontexts ? o->selinux_fcontexts :
+		     !access(SE_DEFAULT_FC, R_OK) ? SE_DEFAULT_FC : NULL;
+	s.h = selabel_open(SELABEL_CTX_FILE, sopt.value ? &sopt : NULL,
+			   sopt.value ? 1 : 0);
+	if (!s.h)
+		return errno ? -errno : -ENOENT;
+	rc = export_reach(rs, &reach);
+	for (i = 0; i < rs->nsubjects && !rc; i++) {
+		rc = -ENOMEM;
+		id = se_ident(rs->subjects[i].exe);
+		if (!id || asprintf(&mod, "vigil_%s", id) < 0 ||
+		    asprintf(&dom, "vigil_%s_t", id) < 0 ||
+		    asprintf(&fname, "vigil_%s.te", id) < 0)
+			goto next;
+		s.domain = dom;
+		rc = 0;
+		for (k = 0; k < ARRAY_SIZE(se_general) && !rc; k++)
+			rc = note_add(&s.general, "%s", se_general[k]);
+		/* its executable is its entry point */
+		if (!rc) {
+			char *t = se_type(&s, rs->subjects[i].exe, S_IFREG,
+					  &rc);
+
+			if (t)
+				rc = se_allow(&s, t, "file", "entrypoint "
+					      "execute getattr map open read");
+			free(t);
+		}
+		for (j = 0; j < rs->nsubjects && !rc; j++) {
+			const struct vigil_subject_rules *c = &rs->subjects[j];
+
+			if (!reach[i * rs->nsubjects + j])
+				continue;
+			for (k = 0; k < c->nrules && !rc; k++)
+				rc = se_rule(&s, rs, &c->rules[k]);
+		}
+		if (!rc && rs->subjects[i].nchildren)
+			rc = note_add(&s.general, "children run in this domain "
+				      "(execute_no_trans): the rules of those "
+				      "that are subjects here are included");
+		if (rc)
+			goto next;
+		rc = -ENOMEM;
+		f = open_memstream(&body, &blen);
+		if (!f)
+			goto next;
+		rc = se_module(&s, f, mod);
+		if (fclose(f) && !rc)
+			rc = -ENOMEM;
+		f = NULL;
+		if (rc)
+			goto next;
+		rc = -ENOMEM;
+		f = open_memstream(&text, &tlen);
+		if (!f)
+			goto next;
+		export_header(f, "#", "SELinux policy module", rs,
+			      &rs->subjects[i], o, &s.general, &s.left);
+		fprintf(f, "# file contexts: %s\n# build: checkmodule -M -m -o "
+			"%s.mod %s && semodule_package -o %s.pp -m %s.mod\n\n",
+			sopt.value ? sopt.value : "(the policy's default)",
+			mod, fname, mod, mod);
+		fputs(body, f);
+		if (fclose(f)) {
+			f = NULL;
+			goto next;
+		}
+		f = NULL;
+		rc = export_write(dir, fname, text, tlen, out);
+next:
+		free(body);
+		free(text);
+		free(id);
+		free(mod);
+		free(dom);
+		free(fname);
+		body = text = id = mod = dom = fname = NULL;
+		se_reset(&s);
+	}
+	free(reach);
+	selabel_close(s.h);
+	return rc;
 }

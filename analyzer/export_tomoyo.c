@@ -1,15 +1,627 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* vigil analyzer: export to tomoyo (stub). */
+/*
+ * vigil analyzer: export to TOMOYO (2.x), one domain per subject in
+ * domain_policy.conf, made a domain of its own from any parent by
+ * initialize_domain lines in exception_policy.conf.
+ */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "vigil.h"
 #include "export.h"
 
-int export_tomoyo(const struct vigil_ruleset *rs, const char *dir,
-	      const struct export_opts *o, struct export_files *out)
+#define TM_MAX_ALTS 64
+#define TM_ANY_V4 "0.0.0.0-255.255.255.255"
+#define TM_ANY_V6 "::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
+
+struct tmy {
+	FILE *f;		/* the current domain's lines */
+	char **lines;
+	size_t nlines;
+	struct export_notes general, left;
+};
+
+/* A line once per domain. */
+static int tm_line(struct tmy *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int tm_line(struct tmy *t, const char *fmt, ...)
 {
-	(void)rs;
-	(void)dir;
-	(void)o;
-	(void)out;
-	return -ENOSYS;
+	char *s, **v;
+	va_list ap;
+	size_t i;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -ENOMEM;
+	for (i = 0; i < t->nlines; i++) {
+		if (!strcmp(t->lines[i], s)) {
+			free(s);
+			return 0;
+		}
+	}
+	v = realloc(t->lines, (t->nlines + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return -ENOMEM;
+	}
+	t->lines = v;
+	v[t->nlines++] = s;
+	return 0;
+}
+
+/* TOMOYO's word form: printable ASCII as is but '\' as "\\", the other
+ * bytes as \ooo. */
+static void tm_byte(FILE *f, unsigned char c)
+{
+	if (c == '\\')
+		fputs("\\\\", f);
+	else if (c <= 0x20 || c >= 0x7f)
+		fprintf(f, "\\%03o", c);
+	else
+		fputc(c, f);
+}
+
+static char *tm_word(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (; *s; s++)
+		tm_byte(f, (unsigned char)*s);
+	if (fclose(f))
+		return NULL;
+	return buf;
+}
+
+/* ---- globs: braces expanded, then written in TOMOYO's wildcards ---- */
+
+struct alts {
+	struct glob_toks v[TM_MAX_ALTS];
+	size_t n;
+	bool overflow;
+};
+
+static void alts_free(struct alts *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		glob_toks_free(&a->v[i]);
+	a->n = 0;
+}
+
+static int expand(const struct gtok *t, size_t n, struct alts *out)
+{
+	size_t i, open = n, close = 0, start;
+	int depth = 0;
+
+	for (i = 0; i < n; i++) {
+		if (t[i].kind == GT_LBRACE && depth++ == 0)
+			open = i;
+		else if (t[i].kind == GT_RBRACE && --depth == 0) {
+			close = i;
+			break;
+		}
+	}
+	if (open == n) {
+		struct glob_toks *g;
+
+		if (out->n == TM_MAX_ALTS) {
+			out->overflow = true;
+			return 0;
+		}
+		g = &out->v[out->n];
+		g->t = malloc((n + 1) * sizeof(*t));
+		if (!g->t)
+			return -ENOMEM;
+		memcpy(g->t, t, n * sizeof(*t));
+		g->n = n;
+		out->n++;
+		return 0;
+	}
+	start = open + 1;
+	depth = 0;
+	for (i = open + 1; i <= close; i++) {
+		struct gtok *buf;
+		size_t alen, m;
+		int rc;
+
+		if (t[i].kind == GT_LBRACE)
+			depth++;
+		else if (t[i].kind == GT_RBRACE && depth)
+			depth--;
+		if (!(i == close || (t[i].kind == GT_COMMA && !depth)))
+			continue;
+		alen = i - start;
+		m = open + alen + (n - close - 1);
+		buf = malloc((m + 1) * sizeof(*buf));
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf, t, open * sizeof(*t));
+		memcpy(buf + open, t + start, alen * sizeof(*t));
+		memcpy(buf + open + alen, t + close + 1,
+		       (n - close - 1) * sizeof(*t));
+		rc = expand(buf, m, out);
+		free(buf);
+		if (rc)
+			return rc;
+		start = i + 1;
+	}
+	return 0;
+}
+
+static bool is_slash(const struct glob_toks *g, size_t i)
+{
+	return i < g->n && g->t[i].kind == GT_LIT && g->t[i].c == '/';
+}
+
+/*
+ * Write a brace-free glob as TOMOYO patterns (one or two) into pats:
+ * a star is "\*", '?' is "\?", a whole double star followed by '/' is
+ * "\{\*\}" (one or more folders), a final one is "\*" and "\{\*\}/\*";
+ * a double star inside a name widens to its folder (*wider set).
+ */
+static int tm_patterns(const struct glob_toks *g, char *pats[2], bool *wider)
+{
+	char *buf = NULL;
+	size_t len = 0, i, k;
+	FILE *f;
+
+	pats[0] = pats[1] = NULL;
+	for (i = 0; i < g->n; i++) {
+		if (g->t[i].kind != GT_STAR2)
+			continue;
+		if (is_slash(g, i - 1) && (i + 1 == g->n || is_slash(g, i + 1)))
+			continue;
+		/* a "**" inside a name: everything below its folder */
+		for (k = i; k > 0 && !is_slash(g, k - 1); k--)
+			;
+		*wider = true;
+		f = open_memstream(&buf, &len);
+		if (!f)
+			return -ENOMEM;
+		for (i = 0; i < k; i++) {
+			enum gtok_kind kd = g->t[i].kind;
+
+			if (kd == GT_LIT)
+				tm_byte(f, g->t[i].c);
+			else if (kd == GT_STAR)
+				fputs("\\*", f);
+			else if (kd == GT_QMARK)
+				fputs("\\?", f);
+			else
+				fputs("\\{\\*\\}", f);
+		}
+		if (fclose(f))
+			return -ENOMEM;
+		if (asprintf(&pats[0], "%s\\*", buf) < 0 ||
+		    asprintf(&pats[1], "%s\\{\\*\\}/\\*", buf) < 0) {
+			free(buf);
+			return -ENOMEM;
+		}
+		free(buf);
+		return 0;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < g->n; i++) {
+		switch (g->t[i].kind) {
+		case GT_LIT:
+			tm_byte(f, g->t[i].c);
+			break;
+		case GT_STAR:
+			fputs("\\*", f);
+			break;
+		case GT_QMARK:
+			fputs("\\?", f);
+			break;
+		case GT_STAR2:
+			fputs(i + 1 == g->n ? "\\*" : "\\{\\*\\}", f);
+			break;
+		default:
+			break;
+		}
+	}
+	if (fclose(f))
+		return -ENOMEM;
+	pats[0] = buf;
+	if (g->n && g->t[g->n - 1].kind == GT_STAR2) {
+		size_t l = strlen(buf);
+
+		/* "/a/\*" and "/a/\{\*\}/\*" */
+		if (asprintf(&pats[1], "%.*s\\{\\*\\}/\\*", (int)(l - 2),
+			     buf) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The folder of a pattern, with "/\*" after it ("/tmp/x" -> "/tmp/\*"). */
+static char *tm_folder_any(const char *pat)
+{
+	const char *s = strrchr(pat, '/');
+	char *r;
+
+	if (!s || asprintf(&r, "%.*s/\\*", (int)(s - pat), pat) < 0)
+		return NULL;
+	return r;
+}
+
+static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
+			 bool literal)
+{
+	struct stat st;
+	bool dir = false;
+	char *fold = NULL;
+	int rc = 0;
+
+	if (literal) {
+		/* p is the word form; stat needs the path: only plain
+		 * paths are checked, others count as files */
+		if (!strchr(p, '\\') && !stat(p, &st) && S_ISDIR(st.st_mode))
+			dir = true;
+	}
+#define L(...)                                      \
+	do {                                        \
+		if (!rc)                            \
+			rc = tm_line(t, __VA_ARGS__); \
+	} while (0)
+	L("file getattr %s%s", p, dir ? "/" : "");
+	if (acc & VIGIL_FILE_R)
+		L("file read %s%s", p, dir ? "/" : "");
+	if (acc & VIGIL_FILE_W) {
+		L("file write %s", p);
+		L("file append %s", p);
+	}
+	if (acc & VIGIL_FILE_A)
+		L("file append %s", p);
+	if (acc & VIGIL_FILE_X)
+		L("file execute %s", p);
+	if (acc & VIGIL_FILE_T)
+		L("file truncate %s", p);
+	if (acc & VIGIL_FILE_I)
+		L("file ioctl %s 0-0xFFFFFFFF", p);
+	if (acc & VIGIL_FILE_S) {
+		L("file chmod %s%s 0-07777", p, dir ? "/" : "");
+		L("file chown %s%s 0-4294967295", p, dir ? "/" : "");
+		L("file chgrp %s%s 0-4294967295", p, dir ? "/" : "");
+	}
+	if (acc & VIGIL_FILE_C) {
+		L("file create %s 0-07777", p);
+		L("file mkdir %s 0-07777", p);
+		L("file mksock %s 0-07777", p);
+		L("file mkfifo %s 0-07777", p);
+		L("file symlink %s", p);
+	}
+	if (acc & (VIGIL_FILE_D | VIGIL_FILE_L)) {
+		fold = tm_folder_any(p);
+		if (!fold)
+			return -ENOMEM;
+	}
+	if (acc & VIGIL_FILE_D) {
+		L("file unlink %s", p);
+		L("file rmdir %s/", p);
+		L("file rename %s %s", p, fold);
+	}
+	if (acc & VIGIL_FILE_L)
+		L("file link %s %s", fold, p);
+#undef L
+	free(fold);
+	return rc;
+}
+
+static int tm_file(struct tmy *t, const struct vigil_rule *r)
+{
+	struct glob_toks g = { 0 };
+	struct alts a = { 0 };
+	bool wider = false;
+	size_t i;
+	int rc;
+
+	rc = glob_toks_of_rule(r, &g);
+	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
+				      g.t[0].c != '/'))) {
+		glob_toks_free(&g);
+		return note_rule(&t->left, r, "not an absolute path: TOMOYO "
+				 "rules name paths (left out)");
+	}
+	if (rc)
+		return rc;
+	rc = expand(g.t, g.n, &a);
+	for (i = 0; i < a.n && !rc; i++) {
+		char *p[2];
+		bool lit = glob_toks_literal(&a.v[i]);
+
+		rc = tm_patterns(&a.v[i], p, &wider);
+		if (!rc)
+			rc = tm_path_rules(t, p[0], r->access, lit);
+		if (!rc && p[1])
+			rc = tm_path_rules(t, p[1], r->access, false);
+		free(p[0]);
+		free(p[1]);
+	}
+	if (!rc && a.overflow)
+		rc = note_rule(&t->left, r, "more than 64 brace alternatives: "
+			       "the rest left out");
+	if (!rc && wider)
+		rc = note_rule(&t->left, r, "'**' inside a name: everything "
+			       "below its folder (broader)");
+	if (!rc && (r->access & (VIGIL_FILE_D | VIGIL_FILE_L)))
+		rc = note_rule(&t->left, r, "rename and link need both names; "
+			       "vigil records one: allowed to and from any "
+			       "name in the same folder");
+	if (!rc && (r->access & VIGIL_FILE_C))
+		rc = note_rule(&t->left, r, "create: the kind of file is not "
+			       "recorded: create, mkdir, mksock, mkfifo and "
+			       "symlink allowed");
+	alts_free(&a);
+	glob_toks_free(&g);
+	return rc;
+}
+
+static int tm_net(struct tmy *t, const struct vigil_rule *r)
+{
+	struct net_obj no;
+	char port[16] = "0-65535";
+	const char *addr;
+	char *w = NULL;
+	uint64_t acc = r->access;
+	bool dgram;
+	int rc = 0;
+
+	rc = net_obj_parse(r, &no);
+	if (rc == -EINVAL)
+		return note_rule(&t->left, r, "not a FAMILY:TYPE object");
+	if (rc)
+		return rc;
+	dgram = !strcmp(no.type, "dgram");
+	if (strcmp(no.type, "stream") && !dgram &&
+	    strcmp(no.type, "seqpacket")) {
+		rc = note_rule(&t->left, r, "TOMOYO controls stream, dgram "
+			       "and seqpacket sockets only (allowed)");
+		goto out;
+	}
+	if (!strcmp(no.family, "inet") || !strcmp(no.family, "inet6")) {
+		if (!strcmp(no.type, "seqpacket")) {
+			rc = note_rule(&t->left, r, "inet seqpacket (SCTP) is "
+				       "not controlled by TOMOYO (allowed)");
+			goto out;
+		}
+		addr = strcmp(no.family, "inet") ? TM_ANY_V6 : TM_ANY_V4;
+		if (no.port >= 0)
+			snprintf(port, sizeof(port), "%d", no.port);
+		if (acc & VIGIL_NET_BIND)
+			rc = tm_line(t, "network inet %s bind %s %s", no.type,
+				     addr, port);
+		if (!rc && (acc & VIGIL_NET_LISTEN) && !dgram)
+			rc = tm_line(t, "network inet stream listen %s %s",
+				     addr, port);
+		if (!rc && (acc & VIGIL_NET_CONNECT))
+			rc = tm_line(t, "network inet %s %s %s %s", no.type,
+				     dgram ? "send" : "connect", addr, port);
+		if (!rc && (acc & VIGIL_NET_ACCEPT) && !dgram)
+			rc = tm_line(t, "network inet stream accept %s "
+				     "0-65535", addr);
+		if (!rc && (acc & (VIGIL_NET_BIND | VIGIL_NET_LISTEN |
+				   VIGIL_NET_CONNECT)) && no.port < 0)
+			rc = note_rule(&t->left, r, "no port recorded: any "
+				       "port (broader)");
+		if (!rc)
+			rc = note_add(&t->general, "inet rules allow any "
+				      "address (vigil records ports only); "
+				      "accept any peer port");
+		goto out;
+	}
+	if (strcmp(no.family, "unix")) {
+		rc = note_rule(&t->left, r, "TOMOYO controls inet and unix "
+			       "sockets only (allowed)");
+		goto out;
+	}
+	if (!no.addr || no.addr[0] != '/') {
+		rc = note_rule(&t->left, r, "unnamed or abstract unix "
+			       "address: not written (denied in "
+			       "enforcing mode if used for bind/connect)");
+		goto out;
+	}
+	w = tm_word(no.addr);
+	if (!w) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (acc & VIGIL_NET_BIND)
+		rc = tm_line(t, "network unix %s bind %s", no.type, w);
+	if (!rc && (acc & VIGIL_NET_LISTEN) && !dgram)
+		rc = tm_line(t, "network unix %s listen %s", no.type, w);
+	if (!rc && (acc & VIGIL_NET_CONNECT))
+		rc = tm_line(t, "network unix %s %s %s", no.type,
+			     dgram ? "send" : "connect", w);
+	if (!rc && (acc & VIGIL_NET_ACCEPT) && !dgram)
+		rc = tm_line(t, "network unix %s accept %s", no.type, w);
+	if (!rc && (acc & VIGIL_NET_BIND))
+		rc = tm_line(t, "file mksock %s 0-07777", w);
+out:
+	free(w);
+	net_obj_free(&no);
+	return rc;
+}
+
+static int tm_mount(struct tmy *t, const struct vigil_rule *r)
+{
+	char *w;
+	int rc = 0;
+
+	if (r->object[0] != '/' || r->generalised)
+		return note_rule(&t->left, r, "mount point is not a plain "
+				 "path (left out)");
+	w = tm_word(r->object);
+	if (!w)
+		return -ENOMEM;
+	if (r->access & VIGIL_MOUNT_MOUNT) {
+		rc = tm_line(t, "file mount \\* %s%s \\* 0-0xFFFFFFFF", w,
+			     strcmp(w, "/") ? "/" : "");
+		if (!rc)
+			rc = tm_line(t, "file mount /\\{\\*\\}/\\* %s%s \\* "
+				     "0-0xFFFFFFFF", w,
+				     strcmp(w, "/") ? "/" : "");
+		if (!rc)
+			rc = note_rule(&t->left, r, "mount: any device, file "
+				       "system type and flags at the mount "
+				       "point (vigil records only the point)");
+	}
+	if (!rc && (r->access & VIGIL_MOUNT_UMOUNT))
+		rc = tm_line(t, "file unmount %s%s", w,
+			     strcmp(w, "/") ? "/" : "");
+	free(w);
+	return rc;
+}
+
+static int tm_rule(struct tmy *t, const struct vigil_rule *r)
+{
+	switch (r->class) {
+	case VIGIL_CLASS_FILE:
+		return tm_file(t, r);
+	case VIGIL_CLASS_NET:
+		return tm_net(t, r);
+	case VIGIL_CLASS_MOUNT:
+		return tm_mount(t, r);
+	case VIGIL_CLASS_CAP:
+		return note_rule(&t->left, r, "TOMOYO 2.x has no capability "
+				 "rules (allowed)");
+	case VIGIL_CLASS_SIGNAL:
+	case VIGIL_CLASS_PTRACE:
+		return note_rule(&t->left, r, "TOMOYO 2.x has no signal or "
+				 "ptrace rules (allowed)");
+	case VIGIL_CLASS_MODULE:
+		return note_rule(&t->left, r, "TOMOYO 2.x has no module rules "
+				 "(allowed)");
+	default:
+		return note_rule(&t->left, r, "unknown class");
+	}
+}
+
+static const char *const tm_general[] = {
+	"each subject is a domain of its own, '<kernel> EXE', whatever runs "
+	"it: exception_policy.conf says 'initialize_domain EXE from any'",
+	"use_profile 3 is enforcing in TOMOYO's default profiles: use 2 to "
+	"trial it (permissive) or 1 to keep learning",
+	"file letters: r->read, w->write and append, a->append, x->execute, "
+	"t->truncate, i->ioctl (any command), s->chmod, chown, chgrp; every "
+	"path also gets getattr (vigil does not record stat); m (mmap) and "
+	"k (lock) are not controlled by TOMOYO (allowed)",
+	"globs: * ->\\*, ? ->\\?, {a,b} written once per alternative, "
+	"/a/**/b ->/a/\\{\\*\\}/b, /a/** ->/a/\\* and /a/\\{\\*\\}/\\*",
+	"a child a subject runs that is not a subject of this export gets "
+	"the domain '<kernel> EXE CHILD', which has no rules here",
+};
+
+int export_tomoyo(const struct vigil_ruleset *rs, const char *dir,
+		  const struct export_opts *o, struct export_files *out)
+{
+	struct tmy t = { 0 };
+	char *body = NULL, *text = NULL, *exc = NULL, *w;
+	size_t blen = 0, tlen = 0, elen = 0, i, j;
+	FILE *f = NULL, *ef = NULL;
+	int rc = -ENOMEM;
+
+	f = open_memstream(&body, &blen);
+	ef = open_memstream(&exc, &elen);
+	if (!f || !ef)
+		goto out;
+	rc = 0;
+	for (i = 0; i < ARRAY_SIZE(tm_general) && !rc; i++)
+		rc = note_add(&t.general, "%s", tm_general[i]);
+	for (i = 0; i < rs->nsubjects && !rc; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+
+		w = tm_word(sr->exe);
+		if (!w) {
+			rc = -ENOMEM;
+			break;
+		}
+		fprintf(f, "<kernel> %s\nuse_profile 3\nuse_group 0\n\n", w);
+		fprintf(ef, "initialize_domain %s from any\n", w);
+		free(w);
+		for (j = 0; j < sr->nrules && !rc; j++)
+			rc = tm_rule(&t, &sr->rules[j]);
+		for (j = 0; j < t.nlines; j++) {
+			fprintf(f, "%s\n", t.lines[j]);
+			free(t.lines[j]);
+		}
+		free(t.lines);
+		t.lines = NULL;
+		t.nlines = 0;
+		fputc('\n', f);
+	}
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	if (fclose(f) | fclose(ef)) {
+		f = ef = NULL;
+		goto out;
+	}
+	f = ef = NULL;
+	f = open_memstream(&text, &tlen);
+	if (!f)
+		goto out;
+	export_header(f, "#", "TOMOYO domain policy", rs, NULL, o, &t.general,
+		      &t.left);
+	fprintf(f, "# with tomoyo-exception_policy.conf; check with: "
+		"tomoyo-checkpolicy d < FILE\n\n%s", body);
+	if (fclose(f)) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	rc = export_write(dir, "tomoyo-domain_policy.conf", text, tlen, out);
+	if (rc)
+		goto out;
+	free(text);
+	text = NULL;
+	rc = -ENOMEM;
+	f = open_memstream(&text, &tlen);
+	if (!f)
+		goto out;
+	notes_free(&t.general);
+	notes_free(&t.left);
+	rc = note_add(&t.left, "see tomoyo-domain_policy.conf for what "
+		      "TOMOYO cannot express");
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	export_header(f, "#", "TOMOYO exception policy", rs, NULL, o, NULL,
+		      &t.left);
+	fprintf(f, "# every subject a domain of its own (see "
+		"tomoyo-domain_policy.conf)\n\n%s", exc);
+	if (fclose(f)) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	rc = export_write(dir, "tomoyo-exception_policy.conf", text, tlen,
+			  out);
+out:
+	if (f)
+		fclose(f);
+	if (ef)
+		fclose(ef);
+	for (j = 0; j < t.nlines; j++)
+		free(t.lines[j]);
+	free(t.lines);
+	free(body);
+	free(text);
+	free(exc);
+	notes_free(&t.general);
+	notes_free(&t.left);
+	return rc;
 }

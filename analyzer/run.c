@@ -801,10 +801,10 @@ int do_run(int argc, char **argv)
 	static const char usage[] =
 		"run --landlock FILE -- COMMAND [ARGS...]\n"
 		"  Apply the Landlock ruleset FILE (landlockconfig JSON, as\n"
-		"  vigil export --to landlock writes it) to this process, set\n"
-		"  no_new_privs, and exec COMMAND. Exit 2 on a bad FILE or when\n"
-		"  the kernel has no Landlock, 126/127 when COMMAND cannot be\n"
-		"  run (like a shell).";
+		"  vigil export --to landlock writes it) to this process,\n"
+		"  set no_new_privs, and exec COMMAND. Exit 2 on a bad FILE\n"
+		"  or when the kernel has no Landlock, 126/127 when COMMAND\n"
+		"  cannot be run (like a shell).";
 	struct vl_config cfg = { 0 };
 	const char *file = NULL;
 	char *text = NULL, err[256];

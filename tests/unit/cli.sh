@@ -448,6 +448,66 @@ c_diff() {
 	expect_rc 2 "$VIGIL" --db "$db" diff --subject /no/such gen1.policy
 }
 
+# export: every target from the fixtures, each file checked by its own
+# validator; errors. (Exporters in detail: test_export.c.)
+c_export() {
+	local db=$cw/exp.db t f d
+	rm -rf "$db"* "$cw/exp"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log \
+		$fx/vigil-enriched.log $fx/vigil-generate.log
+	for t in apparmor selinux landlock tomoyo systemd; do
+		mkdir -p "$cw/exp/$t"
+		expect_rc 0 "$VIGIL" --db "$db" export --to $t -o "$cw/exp/$t"
+		[ -s "$cw/o" ]
+		while read -r f; do
+			[ -s "$f" ]
+			head -n 1 "$f" | grep -q '^# '
+		done < "$cw/o"
+	done
+	for f in "$cw"/exp/apparmor/*; do
+		apparmor_parser -QK "$f"
+	done
+	(cd "$cw/exp/selinux" && for f in *.te; do
+		checkmodule -M -m -o "${f%.te}.mod" "$f" > /dev/null &&
+			semodule_package -o "${f%.te}.pp" -m "${f%.te}.mod"
+	done)
+	tomoyo-checkpolicy d < "$cw/exp/tomoyo/tomoyo-domain_policy.conf"
+	tomoyo-checkpolicy e < "$cw/exp/tomoyo/tomoyo-exception_policy.conf"
+	for f in "$cw"/exp/systemd/*.conf; do
+		d=$cw/exp/unit
+		rm -rf "$d"
+		mkdir -p "$d/x.service.d"
+		printf '[Service]\nExecStart=/usr/bin/true\n' > "$d/x.service"
+		cp "$f" "$d/x.service.d/"
+		(cd "$d" && systemd-analyze verify x.service 2>&1 > /dev/null) \
+			> "$cw/sd.err"
+		[ ! -s "$cw/sd.err" ] || { cat "$cw/sd.err"; return 1; }
+	done
+	# one subject, strict, a Landlock ABI given
+	mkdir -p "$cw/exp/one"
+	expect_rc 0 "$VIGIL" --db "$db" export --to landlock --strict \
+		--abi 2 --subject /usr/bin/cat -o "$cw/exp/one"
+	[ "$(wc -l < "$cw/o")" = 2 ]
+	grep -q '"abi": 2,' "$cw/exp/one/usr.bin.cat.landlock.json"
+	# errors
+	expect_rc 2 "$VIGIL" --db "$db" export
+	expect_rc 2 "$VIGIL" --db "$db" export --to bogus
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor --abi 0
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor --subject /no/such
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor -o "$cw/no/dir"
+	expect_rc 2 "$VIGIL" --db "$cw/none.db" export --to apparmor
+	[ ! -e "$cw/none.db" ]
+	expect_rc 0 "$VIGIL" export -h
+	# vigil run: bad input is 2, before anything runs
+	expect_rc 2 "$VIGIL" run --landlock "$cw/no-such.json" -- true
+	echo '{"abi": 1,}' > "$cw/bad.json"
+	expect_rc 2 "$VIGIL" run --landlock "$cw/bad.json" -- true
+	grep -q "bad.json: line 1: expected a key" "$cw/e"
+	expect_rc 2 "$VIGIL" run --landlock "$cw/bad.json"
+	expect_rc 2 "$VIGIL" run -- true
+	expect_rc 0 "$VIGIL" run -h
+}
+
 t_cli "usage and exit codes" c_usage
 t_cli "ingest fixture" c_ingest_learn
 t_cli "idempotent ingest" c_idempotent
@@ -465,3 +525,4 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "diff: agrees, differs, errors" c_diff
+t_cli "export: every target validates; errors" c_export

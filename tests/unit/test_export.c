@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests: the exporters (vigil export) on a rule set like a learned
+ * workload, checked by each target's own validator, and vigil run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vigil.h"
+#include "export.h"
+#include "landlock.h"
+
+#define T0 1796284356
+
+/* ---- a rule set like a learned workload ---- */
+
+static struct vigil_subject_rules *add_subject(struct vigil_ruleset *rs,
+					       const char *exe)
+{
+	struct vigil_subject_rules *sr;
+
+	rs->subjects = realloc(rs->subjects,
+			       (rs->nsubjects + 1) * sizeof(*rs->subjects));
+	assert_non_null(rs->subjects);
+	sr = &rs->subjects[rs->nsubjects++];
+	memset(sr, 0, sizeof(*sr));
+	sr->exe = strdup(exe);
+	sr->first = T0;
+	sr->last = T0 + 60;
+	return sr;
+}
+
+static void add_rule(struct vigil_subject_rules *sr, enum vigil_class class,
+		     uint64_t access, const char *object, bool generalised)
+{
+	struct vigil_rule *r;
+
+	sr->rules = realloc(sr->rules, (sr->nrules + 1) * sizeof(*sr->rules));
+	assert_non_null(sr->rules);
+	r = &sr->rules[sr->nrules++];
+	memset(r, 0, sizeof(*r));
+	r->class = class;
+	r->access = access;
+	r->object = strdup(object);
+	r->generalised = generalised;
+	r->glob = vigil_glob_escape_dup(object, strlen(object), generalised);
+	if (!strncmp(object, "**", 2)) {
+		/* not a path: "**" then the name, as rules.c writes it */
+		char *e = vigil_glob_escape_dup(object + 2, strlen(object) - 2,
+						false);
+
+		free(r->glob);
+		assert_true(asprintf(&r->glob, "**%s", e) > 0);
+		free(e);
+		r->generalised = true;
+		r->heuristics = VIGIL_HEUR_RELATIVE;
+	}
+	if (generalised) {
+		r->why_mem = strdup("versioned library");
+		r->why = r->why_mem;
+	}
+	r->count = 3;
+	r->first = T0;
+	r->last = T0 + 10;
+	r->distinct = 1;
+	r->examples = calloc(1, sizeof(char *));
+	r->examples[0] = strdup(object);
+	r->nexamples = 1;
+	sr->events += r->count;
+}
+
+static void add_child(struct vigil_subject_rules *sr, const char *exe)
+{
+	sr->children = realloc(sr->children,
+			       (sr->nchildren + 1) * sizeof(char *));
+	sr->children[sr->nchildren++] = strdup(exe);
+}
+
+#define F(x) VIGIL_FILE_##x
+
+/* /usr/bin/demo and the child it runs, /usr/bin/demo-helper. */
+static void workload(struct vigil_ruleset *rs)
+{
+	struct vigil_subject_rules *sr;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->first = T0;
+	rs->last = T0 + 60;
+	rs->records = 42;
+	rs->tuples = 30;
+	sr = add_subject(rs, "/usr/bin/demo");
+	add_child(sr, "/usr/bin/demo-helper");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/hostname", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/demo/a b\"c#d", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/demo/new\nline", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/demo/star*{x,y}?", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/var/lib/demo/**", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C) | F(D) | F(T),
+		 "/tmp/demo-work/out.txt", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(C) | F(D), "/tmp/demo-work/sub",
+		 false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(K), "/var/log/demo.log",
+		 false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(M),
+		 "/usr/lib/x86_64-linux-gnu/libc.so*", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(M),
+		 "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(X), "/usr/bin/demo-helper", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(I), "/dev/tty", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(I), "/dev/null", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "**anon_inode:[eventfd]", false);
+	add_rule(sr, VIGIL_CLASS_CAP, VIGIL_CAP_USE, "net_bind_service", false);
+	add_rule(sr, VIGIL_CLASS_NET,
+		 VIGIL_NET_SOCKET | VIGIL_NET_BIND | VIGIL_NET_LISTEN |
+			 VIGIL_NET_ACCEPT,
+		 "inet:stream:8080", false);
+	add_rule(sr, VIGIL_CLASS_NET,
+		 VIGIL_NET_SOCKET | VIGIL_NET_BIND,
+		 "unix:stream:/tmp/demo-work/demo.sock", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/run/demo.sock", false);
+	add_rule(sr, VIGIL_CLASS_SIGNAL, 1ULL << (15 - 1),
+		 "/usr/bin/demo-helper", false);
+	add_rule(sr, VIGIL_CLASS_PTRACE, VIGIL_PTRACE_READ, "/usr/bin/other",
+		 false);
+	add_rule(sr, VIGIL_CLASS_MOUNT, VIGIL_MOUNT_MOUNT | VIGIL_MOUNT_UMOUNT,
+		 "/mnt/demo", false);
+	add_rule(sr, VIGIL_CLASS_MODULE, VIGIL_MODULE_LOAD,
+		 "/lib/modules/demo.ko", false);
+	sr = add_subject(rs, "/usr/bin/demo-helper");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/passwd", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/tmp/demo-helper.log",
+		 false);
+	rs->nsubjects = 2;
+}
+
+/* ---- helpers ---- */
+
+struct tdir {
+	char path[64];
+};
+
+static void tdir_make(struct tdir *d)
+{
+	strcpy(d->path, "/tmp/vigil-export.XXXXXX");
+	assert_non_null(mkdtemp(d->path));
+}
+
+static void tdir_rm(struct tdir *d)
+{
+	char cmd[128];
+
+	if (getenv("VIGIL_TEST_KEEP")) {
+		fprintf(stderr, "kept %s\n", d->path);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len;
+
+	assert_int_equal(read_file(path, 1 << 20, &buf, &len), 0);
+	return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static bool have(const char *tool)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", tool);
+	return system(cmd) == 0;
+}
+
+static void need(const char *tool, const char *package)
+{
+	if (!have(tool))
+		fail_msg("%s not found: install the Debian package %s "
+			 "(scripts/install-deps)", tool, package);
+}
+
+/* Run a shell command; its exit status, its output in *out. */
+static int sh(char **out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int sh(char **out, const char *fmt, ...)
+{
+	char cmd[4096], tmp[] = "/tmp/vigil-sh.XXXXXX", full[4200];
+	va_list ap;
+	int fd, st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(full, sizeof(full), "(%s) > %s 2>&1", cmd, tmp);
+	st = system(full);
+	if (out)
+		*out = slurp(tmp);
+	unlink(tmp);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static bool contains(const char *text, const char *line)
+{
+	if (!strstr(text, line)) {
+		print_error("missing: %s\n--- in:\n%s\n", line, text);
+		return false;
+	}
+	return true;
+}
+
+static void check_header(const char *text, const char *cmt)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "%s generated by vigil ", cmt);
+	assert_true(!strncmp(text, cmt, strlen(cmt)));
+	assert_true(contains(text, want));
+	assert_true(contains(text, "observed from 2026-12-03T"));
+	assert_true(contains(text, "42 records"));
+	assert_true(contains(text, "/usr/bin/demo"));
+}
+
+static const struct export_opts opts = { .db = "test.db" };
+
+/* ---- globs ---- */
+
+static void test_glob_toks(void **state)
+{
+	struct glob_toks g;
+	const char *src;
+	char *s;
+
+	(void)state;
+	src = "/a\\ b/\\*x*/**/{c,d}?\\x0a,";
+	assert_int_equal(glob_toks_parse(src, strlen(src), &g), 0);
+	assert_false(glob_toks_literal(&g));
+	s = glob_toks_literal_dir(&g);
+	assert_string_equal(s, "/a b/");
+	free(s);
+	assert_int_equal(g.t[0].kind, GT_LIT);
+	assert_int_equal(g.n, 19);
+	assert_int_equal(g.t[2].c, ' ');
+	assert_int_equal(g.t[5].kind, GT_LIT);
+	assert_int_equal(g.t[5].c, '*');
+	assert_int_equal(g.t[7].kind, GT_STAR);
+	assert_int_equal(g.t[9].kind, GT_STAR2);
+	assert_int_equal(g.t[11].kind, GT_LBRACE);
+	assert_int_equal(g.t[13].kind, GT_COMMA);
+	assert_int_equal(g.t[15].kind, GT_RBRACE);
+	assert_int_equal(g.t[16].kind, GT_QMARK);
+	assert_int_equal(g.t[17].c, '\n');
+	assert_int_equal(g.t[18].kind, GT_LIT);	/* ',' outside braces */
+	assert_int_equal(g.t[18].c, ',');
+	glob_toks_free(&g);
+	assert_int_equal(glob_toks_parse("/a\\q", 4, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/a\\x0", 5, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/a\\x00", 6, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/{a", 3, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/a}", 3, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/etc/x", 6, &g), 0);
+	s = glob_toks_literal_dir(&g);
+	assert_string_equal(s, "/etc/x");
+	free(s);
+	glob_toks_free(&g);
+}
+
+static void test_subject_name(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = export_subject_name("/usr/bin/demo");
+	assert_string_equal(s, "usr.bin.demo");
+	free(s);
+	s = export_subject_name("/tmp/a b/../x\n");
+	assert_string_equal(s, "tmp.a_b....x_");
+	free(s);
+}
+
+/* ---- AppArmor ---- */
+
+static void test_apparmor(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("apparmor_parser", "apparmor");
+	workload(&rs);
+	tdir_make(&d);
+	assert_int_equal(export_apparmor(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(files.n, 2);
+	snprintf(path, sizeof(path), "%s/usr.bin.demo", d.path);
+	assert_string_equal(files.paths[0], path);
+	text = slurp(path);
+	check_header(text, "#");
+	assert_true(contains(text, "abi <abi/3.0>,\n"));
+	assert_true(contains(text, "include <tunables/global>\n"));
+	assert_true(contains(text, "profile usr.bin.demo \"/usr/bin/demo\" {\n"
+				   "  include <abstractions/base>\n"));
+	assert_true(contains(text, "  \"/etc/hostname\" r,\n"));
+	assert_true(contains(text, "  \"/etc/demo/a b\\\"c#d{,/}\" r,\n"));
+	assert_true(contains(text, "  \"/etc/demo/new\\012line{,/}\" r,\n"));
+	assert_true(contains(text,
+			     "  \"/etc/demo/star\\*\\{x\\,y\\}\\?{,/}\" r,\n"));
+	assert_true(contains(text, "  \"/var/lib/demo/**\" rw,\n"));
+	assert_true(contains(text, "  \"/tmp/demo-work/out.txt\" rw,\n"));
+	assert_true(contains(text, "  \"/var/log/demo.log\" ak,\n"));
+	assert_true(contains(text,
+		"  \"/usr/lib/x86_64-linux-gnu/libc.so*\" mr,\n"));
+	assert_true(contains(text, "  \"/usr/bin/demo-helper\" ix,\n"));
+	assert_true(contains(text, "  capability net_bind_service,\n"));
+	assert_true(contains(text, "  network inet stream,\n"));
+	assert_true(contains(text, "  network unix stream,\n"));
+	assert_true(contains(text, "  \"/run/demo.sock\" rw,\n"));
+	assert_true(contains(text, "  signal (send) set=(term) "
+				   "peer={usr.bin.demo,usr.bin.demo-helper},"));
+	assert_true(contains(text, "  signal (receive) set=(term) "
+				   "peer=usr.bin.demo,\n"));
+	assert_true(contains(text, "  ptrace (read) peer=unconfined,\n"));
+	assert_true(contains(text, "  mount -> \"/mnt/demo\",\n"));
+	assert_true(contains(text, "  umount \"/mnt/demo\",\n"));
+	assert_true(contains(text, "  capability sys_module,\n"));
+	/* the child's rules, as it runs here with ix */
+	assert_true(contains(text, "  \"/etc/passwd\" r,\n"));
+	/* what cannot be expressed is listed */
+	assert_true(contains(text, "#   - file i /dev/null: ioctl only"));
+	assert_true(contains(text, "#   - net socket,bind,listen,accept "
+				   "inet:stream:8080: port"));
+	assert_true(contains(text, "#   - file r **anon_inode:[eventfd]: not "
+				   "an absolute path"));
+	assert_false(strstr(text, "anon_inode:[eventfd]\" "));
+
+	/* the validator accepts both profiles */
+	assert_int_equal(sh(&out, "apparmor_parser -QK '%s' '%s'",
+			    files.paths[0], files.paths[1]), 0);
+	free(out);
+	/* and a broken one makes it fail */
+	snprintf(path, sizeof(path), "%s/broken", d.path);
+	*strrchr(text, '}') = '\0';
+	spit(path, text);
+	assert_int_not_equal(sh(&out, "apparmor_parser -QK '%s'", path), 0);
+	free(out);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/* ---- Landlock ---- */
+
+static void test_landlock(void **state)
+{
+	struct export_opts o = opts;
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, err[256];
+
+	(void)state;
+	workload(&rs);
+	tdir_make(&d);
+	o.landlock_abi = 2;
+	assert_int_equal(export_landlock(&rs, d.path, &o, &files), 0);
+	assert_int_equal(files.n, 4);
+	assert_non_null(strstr(files.paths[0], "/usr.bin.demo.landlock.json"));
+	assert_non_null(strstr(files.paths[1], "/usr.bin.demo.landlock.txt"));
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "{\n  \"abi\": 2,\n  \"ruleset\": [\n    {\n"
+				   "      \"handledAccessFs\": [\"abi.all\"]\n"));
+	assert_false(strstr(text, "handledAccessNet"));
+	assert_true(contains(text, "\"allowedAccess\": [\"execute\", "
+				   "\"read_file\"],\n      \"parent\": [\n"
+				   "        \"/usr/bin/demo\",\n"
+				   "        \"/usr/bin/demo-helper\",\n"
+				   "        \"/usr/lib/x86_64-linux-gnu/ld-linux-"
+				   "x86-64.so.2\"\n"));
+	assert_true(contains(text, "\"/etc/demo/a b\\\"c#d\""));
+	assert_true(contains(text, "\"/etc/demo/new\\u000aline\""));
+	assert_true(contains(text, "\"/var/lib/demo\""));
+	assert_true(contains(text, "\"/tmp/demo-work\""));
+	assert_true(contains(text, "\"/etc/passwd\""));
+	assert_false(strstr(text, "netPort"));
+	assert_int_equal(vigil_landlock_check(text, strlen(text), err,
+					      sizeof(err)), 0);
+	/* broken: the validator (vigil run's reader) fails */
+	text[strlen(text) - 3] = ',';
+	assert_int_equal(vigil_landlock_check(text, strlen(text), err,
+					      sizeof(err)), -EINVAL);
+	free(text);
+	text = slurp(files.paths[1]);
+	check_header(text, "#");
+	assert_true(contains(text, "ABI 2 has no network rules"));
+	assert_true(contains(text, "ABI 2 cannot control truncate"));
+	assert_true(contains(text, "#   - cap use net_bind_service: Landlock "
+				   "does not control capabilities"));
+	assert_true(contains(text, "#   - mount mount,umount /mnt/demo: mount "
+				   "and umount are always denied"));
+	assert_true(contains(text, "#   - file rw /var/lib/demo/**: glob: "
+				   "allowed beneath"));
+	free(text);
+	export_files_free(&files);
+
+	/* ABI 4: TCP ports; ABI 5: ioctl */
+	o.landlock_abi = 5;
+	assert_int_equal(export_landlock(&rs, d.path, &o, &files), 0);
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "\"handledAccessNet\": [\"abi.all\"]"));
+	assert_true(contains(text, "\"netPort\": [\n    {\n      "
+				   "\"allowedAccess\": [\"bind_tcp\"],\n"
+				   "      \"port\": [8080]\n"));
+	assert_true(contains(text, "\"truncate\""));
+	assert_true(contains(text, "\"ioctl_dev\""));
+	assert_int_equal(vigil_landlock_check(text, strlen(text), err,
+					      sizeof(err)), 0);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+static void test_landlock_reader(void **state)
+{
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "", "line 1: unexpected end of file" },
+		{ "[]", "line 1: top level: expected an object" },
+		{ "{}", "line 1: empty configuration" },
+		{ "{\"abi\":2,\"x\":1}", "line 1: top level: unknown key 'x'" },
+		{ "{\"abi\":2,\"abi\":3}", "line 1: duplicate key 'abi'" },
+		{ "{\"abi\":-1}", "line 1: negative number" },
+		{ "{\"abi\":0}", "line 1: abi: expected a positive integer" },
+		{ "{\"ruleset\":[{\"handledAccessFs\":[\"abi.all\"]}]}",
+		  "line 1: 'abi.all' needs \"abi\"" },
+		{ "{\"abi\":2,\n\"ruleset\":[{\"handledAccessFs\":[\"rd\"]}]}",
+		  "line 2: handledAccessFs: unknown access 'rd'" },
+		{ "{\"abi\":2,\"ruleset\":[{}]}", "line 1: ruleset: empty" },
+		{ "{\"abi\":2,\"pathBeneath\":[{\"parent\":[\"/\"]}]}",
+		  "line 1: pathBeneath: needs" },
+		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":"
+		  "[\"read_file\"],\"parent\":[1]}]}",
+		  "line 1: parent: expected a path" },
+		{ "{\"abi\":4,\"netPort\":[{\"allowedAccess\":[\"bind_tcp\"],"
+		  "\"port\":[65536]}]}", "line 1: port: expected 0..65535" },
+		{ "{\"abi\":2} x", "line 1: text after the JSON value" },
+		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":[\"x\"],"
+		  "\"parent\":[\"/a\001\"]}]}", "control character" },
+		{ "{\"abi\":2.5}", "expected an integer" },
+		{ "{\"abi\":2,\"variable\":[]}", "not supported" },
+		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":"
+		  "[\"read_file\"],\"parent\":[\"\\ud800\"]}]}", "bad escape" },
+	};
+	const char *good;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int rc = vigil_landlock_check(bad[i].text, strlen(bad[i].text),
+					      err, sizeof(err));
+
+		if (rc != -EINVAL || !strstr(err, bad[i].err))
+			fail_msg("case %zu: rc %d, err '%s', want '%s'", i, rc,
+				 err, bad[i].err);
+	}
+	good = "{\"abi\":1,\"ruleset\":[{\"handledAccessFs\":"
+	       "[\"abi.read_execute\",\"make_reg\"]}],\"pathBeneath\":"
+	       "[{\"allowedAccess\":[\"read_file\"],\"parent\":"
+	       "[\"/a\\u00e9\\ud83d\\ude00\\n\"]}]}";
+	if (vigil_landlock_check(good, strlen(good), err, sizeof(err)))
+		fail_msg("good case: %s", err);
+}
+
+/* Run do_run in a child: its exit status. */
+static int run_child(const char *json, char *const cmd[])
+{
+	char *argv[16];
+	pid_t pid;
+	int st, i = 0, k;
+
+	argv[i++] = "run";
+	argv[i++] = "--landlock";
+	argv[i++] = (char *)json;
+	argv[i++] = "--";
+	for (k = 0; cmd[k] && i < 15; k++)
+		argv[i++] = cmd[k];
+	argv[i] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		_exit(do_run(i, argv));
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_run_landlock(void **state)
+{
+	static const char json[] =
+		"{\"abi\": 1,\n"
+		" \"ruleset\": [{\"handledAccessFs\": [\"abi.all\"]}],\n"
+		" \"pathBeneath\": [\n"
+		"  {\"allowedAccess\": [\"abi.read_execute\"],\n"
+		"   \"parent\": [\"/usr\", \"/lib\", \"/lib64\", \"/bin\",\n"
+		"              \"/etc/ld.so.cache\", \"/etc/hostname\",\n"
+		"              \"/nonexistent/vigil\"]}]}\n";
+	char *ok[] = { "cat", "/etc/hostname", NULL };
+	char *denied[] = { "cat", "/etc/passwd", NULL };
+	char *missing[] = { "/nonexistent/vigil-cmd", NULL };
+	char *noexec[] = { "/etc/passwd", NULL };
+	struct tdir d;
+	char path[128], bad[128];
+
+	(void)state;
+	tdir_make(&d);
+	snprintf(path, sizeof(path), "%s/ok.json", d.path);
+	snprintf(bad, sizeof(bad), "%s/bad.json", d.path);
+	spit(path, json);
+	spit(bad, "{\"abi\": 1, \"ruleset\": [}");
+	/* bad input: 2, before anything else */
+	assert_int_equal(run_child(bad, ok), 2);
+	if (landlock_abi_version() <= 0) {
+		tdir_rm(&d);
+		skip();	/* this kernel has no Landlock */
+	}
+	assert_int_equal(run_child(path, ok), 0);
+	assert_int_equal(run_child(path, denied), 1);	/* cat: EACCES */
+	assert_int_equal(run_child(path, missing), 127);
+	assert_int_equal(run_child(path, noexec), 126);
+	tdir_rm(&d);
+}
+
+
+/* ---- systemd ---- */
+
+/* systemd-analyze verify on a unit running /usr/bin/true with the drop-in:
+ * its exit status; *err: what it printed on stderr. */
+static int sd_verify(const char *dir, const char *dropin, char **err)
+{
+	char unit[256], cmd[1024];
+
+	snprintf(unit, sizeof(unit), "%s/x.service", dir);
+	spit(unit, "[Unit]\nDescription=vigil export test\n\n[Service]\n"
+		   "ExecStart=/usr/bin/true\n");
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/x.service.d' && "
+		 "cp '%s' '%s/x.service.d/'", dir, dropin, dir);
+	assert_int_equal(system(cmd), 0);
+	return sh(err, "cd '%s' && systemd-analyze verify x.service "
+		  "2>&1 >/dev/null", dir);
+}
+
+static void test_systemd(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *err, path[256], cmd[512];
+
+	(void)state;
+	need("systemd-analyze", "systemd");
+	workload(&rs);
+	tdir_make(&d);
+	assert_int_equal(export_systemd(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(files.n, 2);
+	snprintf(path, sizeof(path), "%s/vigil-usr.bin.demo.conf", d.path);
+	assert_string_equal(files.paths[0], path);
+	text = slurp(path);
+	check_header(text, "#");
+	assert_true(contains(text, "\n[Service]\nNoNewPrivileges=yes\n"
+				   "ProtectSystem=strict\nProtectHome=yes\n"));
+	assert_false(strstr(text, "ProtectKernelModules=yes"));
+	assert_true(contains(text, "\nReadWritePaths=/dev/tty /tmp "
+				   "/var/lib /var/log\n"));
+	assert_true(contains(text, "\nCapabilityBoundingSet="
+				   "CAP_NET_BIND_SERVICE CAP_SYS_MODULE\n"));
+	assert_true(contains(text, "\nRestrictAddressFamilies=AF_UNIX "
+				   "AF_INET\n"));
+	assert_true(contains(text, "\nSocketBindAllow=tcp:8080\n"
+				   "SocketBindDeny=any\n"));
+	assert_true(contains(text, "#   - signal term /usr/bin/demo-helper: "
+				   "signals and ptrace"));
+	assert_int_equal(sd_verify(d.path, path, &err), 0);
+	if (err[0])
+		fail_msg("systemd-analyze verify printed: %s", err);
+	free(err);
+	/* a broken drop-in: stderr is not empty */
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^SocketBindDeny=any/"
+		 "SocketBindDeny=anything/; s/^ProtectSystem=/ProtectSystm=/' "
+		 "'%s'", path);
+	assert_int_equal(system(cmd), 0);
+	sd_verify(d.path, path, &err);
+	assert_true(err[0] != '\0');
+	free(err);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+static void test_systemd_escape(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *err, obj[256];
+
+	(void)state;
+	need("systemd-analyze", "systemd");
+	tdir_make(&d);
+	snprintf(obj, sizeof(obj), "%s/a b\"c%%d\\e\n", d.path);
+	assert_int_equal(mkdir(obj, 0700), 0);
+	snprintf(obj + strlen(obj), sizeof(obj) - strlen(obj), "/f");
+	sr = add_subject(&rs, "/usr/bin/demo");
+	add_rule(sr, VIGIL_CLASS_FILE, F(W), obj, false);
+	assert_int_equal(export_systemd(&rs, d.path, &opts, &files), 0);
+	text = slurp(files.paths[0]);
+	snprintf(obj, sizeof(obj), "ReadWritePaths=\"%s/a b\\\"c%%%%d\\\\e"
+		 "\\x0a\"\n", d.path);
+	assert_true(contains(text, obj));
+	assert_true(contains(text, "CapabilityBoundingSet=\n"
+				   "RestrictAddressFamilies=none\n"));
+	assert_int_equal(sd_verify(d.path, files.paths[0], &err), 0);
+	if (err[0])
+		fail_msg("systemd-analyze verify printed: %s", err);
+	free(err);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/* ---- TOMOYO ---- */
+
+static void test_tomoyo(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("tomoyo-checkpolicy", "tomoyo-tools");
+	workload(&rs);
+	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R),
+		 "/srv/{a,b}/**/x*.conf", true);
+	/* braces as operators: set the glob source */
+	free(rs.subjects[1].rules[rs.subjects[1].nrules - 1].glob);
+	rs.subjects[1].rules[rs.subjects[1].nrules - 1].glob =
+		strdup("/srv/{a,b}/**/x*.conf");
+	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R), "/srv/c/**", true);
+	tdir_make(&d);
+	assert_int_equal(export_tomoyo(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(files.n, 2);
+	text = slurp(files.paths[0]);
+	check_header(text, "#");
+	assert_true(contains(text, "\n<kernel> /usr/bin/demo\nuse_profile 3\n"
+				   "use_group 0\n\n"));
+	assert_true(contains(text, "\nfile read /etc/hostname\n"));
+	assert_true(contains(text, "\nfile read /etc/demo/a\\040b\"c#d\n"));
+	assert_true(contains(text, "\nfile read /etc/demo/new\\012line\n"));
+	assert_true(contains(text, "\nfile read /etc/demo/star*{x,y}?\n"));
+	assert_true(contains(text, "\nfile read /var/lib/demo/\\*\n"));
+	assert_true(contains(text,
+			     "\nfile write /var/lib/demo/\\{\\*\\}/\\*\n"));
+	assert_true(contains(text, "\nfile create /tmp/demo-work/out.txt "
+				   "0-07777\n"));
+	assert_true(contains(text, "\nfile unlink /tmp/demo-work/out.txt\n"));
+	assert_true(contains(text, "\nfile rename /tmp/demo-work/out.txt "
+				   "/tmp/demo-work/\\*\n"));
+	assert_true(contains(text, "\nfile truncate /tmp/demo-work/out.txt\n"));
+	assert_true(contains(text, "\nfile append /var/log/demo.log\n"));
+	assert_true(contains(text, "\nfile execute /usr/bin/demo-helper\n"));
+	assert_true(contains(text, "\nfile ioctl /dev/tty 0-0xFFFFFFFF\n"));
+	assert_true(contains(text, "\nnetwork inet stream bind "
+				   "0.0.0.0-255.255.255.255 8080\n"));
+	assert_true(contains(text, "\nnetwork inet stream listen "
+				   "0.0.0.0-255.255.255.255 8080\n"));
+	assert_true(contains(text, "\nnetwork unix stream connect "
+				   "/run/demo.sock\n"));
+	assert_true(contains(text, "\nfile mount \\* /mnt/demo/ \\* "
+				   "0-0xFFFFFFFF\n"));
+	assert_true(contains(text, "\nfile unmount /mnt/demo/\n"));
+	assert_true(contains(text, "\n<kernel> /usr/bin/demo-helper\n"));
+	assert_true(contains(text, "\nfile read /srv/a/\\{\\*\\}/x\\*.conf\n"
+				   "file getattr /srv/b/"));
+	assert_true(contains(text, "\nfile read /srv/c/\\{\\*\\}/\\*\n"));
+	assert_true(contains(text, "#   - cap use net_bind_service: TOMOYO 2.x "
+				   "has no capability rules"));
+	assert_int_equal(sh(&out, "tomoyo-checkpolicy d < '%s'",
+			    files.paths[0]), 0);
+	free(out);
+	free(text);
+	text = slurp(files.paths[1]);
+	assert_true(contains(text, "\ninitialize_domain /usr/bin/demo from "
+				   "any\n"));
+	assert_int_equal(sh(&out, "tomoyo-checkpolicy e < '%s'",
+			    files.paths[1]), 0);
+	free(out);
+	free(text);
+	/* broken: rc 2 */
+	snprintf(path, sizeof(path), "%s/broken.conf", d.path);
+	spit(path, "<kernel> /usr/bin/demo\nuse_profile 3\n"
+		   "file read /etc/a b\n");
+	assert_int_equal(sh(&out, "tomoyo-checkpolicy d < '%s'", path), 2);
+	free(out);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/* ---- SELinux ---- */
+
+static void test_selinux(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	if (access("/etc/selinux/default/contexts/files/file_contexts", R_OK))
+		fail_msg("no file contexts: install selinux-policy-default "
+			 "(scripts/install-deps)");
+	workload(&rs);
+	tdir_make(&d);
+	assert_int_equal(export_selinux(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(files.n, 2);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
+	assert_string_equal(files.paths[0], path);
+	text = slurp(path);
+	check_header(text, "#");
+	assert_true(contains(text, "\nmodule vigil_usr_bin_demo 1.0;\n\n"
+				   "require {\n\trole system_r;\n"));
+	assert_true(contains(text, "\ttype etc_t;\n"));
+	assert_true(contains(text, "\ntype vigil_usr_bin_demo_t;\n"
+				   "role system_r types vigil_usr_bin_demo_t;\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t etc_t:file "
+				   "{ getattr open read };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "self:capability { net_bind_service "
+				   "sys_module };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "self:tcp_socket { accept bind create "
+				   "getattr getopt listen read setattr setopt "
+				   "shutdown write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t node_t:"
+				   "tcp_socket { node_bind };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_helper_t:process "
+				   "{ signal };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t lib_t:file "
+				   "{ execute getattr map open read };\n"));
+	assert_true(contains(text, "name_bind needs the port's type"));
+	/* a type in the policy: never one made up from a path */
+	assert_false(strstr(text, "demo_work"));
+	if (sh(&out, "cd '%s' && checkmodule -M -m -o vigil_usr_bin_demo.mod "
+	       "vigil_usr_bin_demo.te && semodule_package -o "
+	       "vigil_usr_bin_demo.pp -m vigil_usr_bin_demo.mod", d.path))
+		fail_msg("checkmodule: %s", out);
+	free(out);
+	/* broken: an unknown keyword makes checkmodule fail */
+	snprintf(path, sizeof(path), "%s/broken.te", d.path);
+	*strstr(text, "allow ") = 'X';
+	spit(path, text);
+	assert_int_not_equal(sh(&out, "cd '%s' && checkmodule -M -m -o "
+				"vigil_usr_bin_demo.mod broken.te && "
+				"semodule_package -o b.pp -m "
+				"vigil_usr_bin_demo.mod", d.path), 0);
+	free(out);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_glob_toks),
+		cmocka_unit_test(test_subject_name),
+		cmocka_unit_test(test_apparmor),
+		cmocka_unit_test(test_landlock),
+		cmocka_unit_test(test_landlock_reader),
+		cmocka_unit_test(test_run_landlock),
+		cmocka_unit_test(test_systemd),
+		cmocka_unit_test(test_systemd_escape),
+		cmocka_unit_test(test_tomoyo),
+		cmocka_unit_test(test_selinux),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
