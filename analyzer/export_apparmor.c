@@ -200,7 +200,11 @@ static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
 		return rc;
 	if (acc & VIGIL_FILE_M)
 		mode[m++] = 'm';
-	if (acc & VIGIL_FILE_R)
+	/*
+	 * AppArmor asks for r as well as w on the source of a rename; vigil's
+	 * d covers unlink and rename sources alike, so d grants r too.
+	 */
+	if (acc & (VIGIL_FILE_R | VIGIL_FILE_D))
 		mode[m++] = 'r';
 	if (acc & (VIGIL_FILE_W | VIGIL_FILE_C | VIGIL_FILE_D |
 		   VIGIL_FILE_T | VIGIL_FILE_S))
