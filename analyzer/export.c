@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* vigil analyzer: "vigil export", and what the exporters share. */
 #include <errno.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -640,6 +641,11 @@ int do_export(int argc, char **argv)
 		p_err("nothing observed%s: nothing to export",
 		      nsubjects ? " for these subjects" : "");
 		ret = EXIT_FINDING;
+		goto out;
+	}
+	/* Like mkdir -p, for DIR itself (its parent must exist). */
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		p_err("-o %s: %s", dir, strerror(errno));
 		goto out;
 	}
 	rc = targets[t].fn(&rs, dir, &eo, &files);
