@@ -126,3 +126,7 @@ vigil_mode() { echo "$1" > "$VIGIL_FS/mode"; }
 # (the shell's printf may split its output into several writes).
 vigil_load() { printf '%s\n' "$1" | dd of="$VIGIL_FS/policy" bs=16M count=1 iflag=fullblock status=none; }
 mkdir -p /tmp/vigil-t
+
+# kernel_reports: how many warning/bug/sanitizer reports dmesg holds.
+KERNEL_REPORT_RE='WARNING:|BUG:|Oops|general protection|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|sleeping function called from invalid context|suspicious RCU usage|kmemleak: [0-9]+ new suspected|list_add corruption|list_del corruption'
+kernel_reports() { dmesg | grep -cE "$KERNEL_REPORT_RE"; }

@@ -8,7 +8,7 @@ secs=${VIGIL_STRESS_SECONDS:-10}
 w=/tmp/vigil-t/90
 mkdir -p $w
 end=$((SECONDS + secs))
-dmesg_before=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|kmemleak|lockdep|possible recursive|circular locking|sleeping function')
+dmesg_before=$(kernel_reports)
 
 files() {
 	local i=0 d=$w/files.$1
@@ -88,7 +88,7 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	t_is "kmemleak finds no leak from vigil" "$leaks" 0
 	[ "$leaks" = 0 ] || t_diag "$(grep -B5 -A20 vigil /sys/kernel/debug/kmemleak | head -60)"
 fi
-after=$(dmesg | grep -cE 'WARNING:|BUG:|Oops|KASAN|kmemleak|lockdep|possible recursive|circular locking|sleeping function')
+after=$(kernel_reports)
 t_is "no warning, KASAN, lockdep or sleep-in-atomic report" "$after" "$dmesg_before"
-[ "$after" = "$dmesg_before" ] || t_diag "$(dmesg | grep -A30 -E 'WARNING:|BUG:|KASAN|lockdep|circular|sleeping function' | head -80)"
+[ "$after" = "$dmesg_before" ] || t_diag "$(dmesg | grep -A30 -E "$KERNEL_REPORT_RE" | head -80)"
 t_done
