@@ -38,6 +38,7 @@ demo: deps kernel analyzer
 	@scripts/demo
 
 bench: deps kernel analyzer
+	@scripts/install-deps --bench
 	@tests/bench/kernel
 	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
 
