@@ -1,0 +1,25 @@
+# The database reconciles with the kernel: after ingesting the whole audit
+# log, every tuple of the kernel's learned table has its record.
+. "$(dirname "$0")/../lib.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+vigil=$top/analyzer/vigil
+export VIGIL_DB=/tmp/vigil-t/85.db
+rm -f $VIGIL_DB
+cat=$(vigil_subject cat)
+vigil_mode learn
+"$cat" /etc/hostname /etc/os-release > /dev/null
+vigil_mode off
+vigil_settle
+t_ok "vigil ingest of the whole log" "$vigil" ingest /var/log/audit/audit.log
+out=$("$vigil" snapshot 2>&1)
+rc=$?
+t_diag "$out"
+t_is "vigil snapshot exits 0 (no difference)" "$rc" 0
+t_match "and reports 0 missing" "$out" ' 0 missing'
+n=$(sqlite3 $VIGIL_DB "select tuples from snapshots order by id desc limit 1")
+t_is "it stored every tuple of the table" "$n" "$(grep -vc '^#' $VIGIL_FS/learned)"
+t_is "the records table holds every emitted record" \
+	"$(sqlite3 $VIGIL_DB "select count(*) from records")" "$(vigil_stat records.emitted)"
+vigil_mode learn
+t_done
