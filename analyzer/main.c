@@ -18,6 +18,7 @@ static const struct cmd cmds[] = {
 	{ "diff", do_diff },
 	{ "export", do_export },
 	{ "run", do_run },
+	{ "report", do_report },
 };
 
 static void usage(FILE *f)

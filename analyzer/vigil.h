@@ -155,6 +155,8 @@ int do_load(int argc, char **argv);
 int do_snapshot(int argc, char **argv);
 int do_generate(int argc, char **argv);
 int do_diff(int argc, char **argv);
+int do_report(int argc, char **argv);
+int report_parse_time(const char *s, long long *ret_ms);
 
 /* generate.c: helpers shared by the verbs that read the database. */
 /* Write path atomically (temporary file, fsync, rename). 0 or -errno. */

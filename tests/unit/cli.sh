@@ -508,6 +508,46 @@ c_export() {
 	expect_rc 0 "$VIGIL" run -h
 }
 
+c_report() {
+	local db=$cw/report.db out=$cw/report n
+	rm -rf "$db"* "$out"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/vigil-generate.log
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$out"
+	# every chart is a non-empty SVG that gnuplot wrote
+	for c in discovery records denials top-subjects top-objects; do
+		grep -q '<svg' "$out/$c.svg"
+		grep -q 'Produced by GNUPLOT' "$out/$c.svg"
+	done
+	# the HTML numbers are the database's
+	n=$(count "$db" 'SELECT count(*) FROM records')
+	grep -q "<b id=\"records\">$n</b>" "$out/index.html"
+	n=$(count "$db" 'SELECT count(DISTINCT exe) FROM records WHERE exe IS NOT NULL')
+	grep -q "<b id=\"subjects\">$n</b>" "$out/index.html"
+	n=$(count "$db" "SELECT count(DISTINCT op || ' ' || access || ' ' || coalesce(object, '?') || exe) FROM records WHERE verdict = 'learned' AND exe IS NOT NULL")
+	grep -q "<b id=\"learned\">$n</b>" "$out/index.html"
+	top=$(count "$db" 'SELECT count(*) FROM records WHERE exe IS NOT NULL GROUP BY exe ORDER BY 1 DESC LIMIT 1')
+	grep -A2 'id="top-subjects"' "$out/index.html" | grep -q "<td class=\"n\">$top</td>"
+	# no unescaped markup from paths
+	if grep -q '<td>[^<]*["<>]' "$out/index.html"; then return 1; fi
+	# text fits 80 columns; JSON is valid and agrees
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$cw/o")" -le 80 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	[ "$(jq .records "$cw/o")" = "$(count "$db" 'SELECT count(*) FROM records')" ]
+	# time windows and subjects narrow it; bad times are usage errors
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --until 2000-01-01
+	[ "$(jq .records "$cw/o")" = 0 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --since 2000-01-01T00:00:00Z --until now
+	[ "$(jq .records "$cw/o")" = "$(count "$db" 'SELECT count(*) FROM records')" ]
+	for w in recent today yesterday this-week boot; do
+		expect_rc 0 "$VIGIL" --db "$db" report --format json --since $w
+	done
+	expect_rc 2 "$VIGIL" --db "$db" report --since 2026-13-01
+	expect_rc 2 "$VIGIL" --db "$db" report --since tomorrowish
+	expect_rc 2 "$VIGIL" --db "$db" report --format pdf
+	expect_rc 2 "$VIGIL" --db "$cw/none.db" report
+}
+
 t_cli "usage and exit codes" c_usage
 t_cli "ingest fixture" c_ingest_learn
 t_cli "idempotent ingest" c_idempotent
@@ -526,3 +566,4 @@ t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
+t_cli "report: charts, numbers equal SQL, text, JSON, times" c_report

@@ -61,4 +61,15 @@ ll=$(ls $w/ll/*vigil-demo-service*.json | head -n1)
 t_ok "the service runs under vigil run --landlock" "$vigil" run --landlock "$ll" -- "$svc" --port 18089
 out=$("$vigil" run --landlock "$ll" -- "$svc" --shadow --port 18089 2>&1)
 t_match "the shadow variant gets EACCES from Landlock" "$out" '/etc/shadow: Permission denied'
+
+# 5. the report, from this real database
+t_ok "vigil report writes the HTML report" "$vigil" ingest /var/log/audit/audit.log
+t_ok "vigil report" "$vigil" report -o $w/report
+for c in discovery records denials top-subjects top-objects; do
+	t_ok "chart $c.svg was drawn by gnuplot" grep -q 'Produced by GNUPLOT' $w/report/$c.svg
+done
+t_ok "its record count is the database's" \
+	grep -q "<b id=\"records\">$(sqlite3 $db 'select count(*) from records')</b>" $w/report/index.html
+t_ok "the would-be denial of /etc/shadow shows" \
+	sh -c "'$vigil' report --format json | jq -e '.subjects[] | select(.exe == \"$svc\") | .would_deny >= 1'"
 t_done

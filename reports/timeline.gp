@@ -1,0 +1,11 @@
+# Records per time bucket. Variables: datafile (bucket start in seconds
+# since the first record, count), outfile, title_text, ylabel_text.
+set terminal svg size 900,320 font "DejaVu Sans,11" background "#ffffff"
+set output outfile
+set title title_text
+set xlabel "time since the first record (s)"
+set ylabel ylabel_text
+set grid
+set style fill solid 0.6
+set boxwidth 0.9 relative
+plot datafile using 1:2 with boxes lc rgb "#3465a4" notitle
