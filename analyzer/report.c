@@ -150,6 +150,13 @@ static int load(struct report *r)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return -EIO;
+	/* All records, also those without an executable (kernel threads). */
+	rc = prepare(r, "SELECT count(*) FROM records WHERE 1 %s", &st);
+	if (rc)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		r->records = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
 	rc = load_tops(r, "exe", r->top_subj, &r->ntop_subj);
 	if (!rc)
 		rc = load_tops(r, "object", r->top_obj, &r->ntop_obj);

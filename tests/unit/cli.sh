@@ -548,6 +548,24 @@ c_report() {
 	expect_rc 2 "$VIGIL" --db "$cw/none.db" report
 }
 
+# A log the real kernel wrote (tests/fixtures/vm/capture regenerates it).
+c_vm_log() {
+	local db=$cw/vm.db log=$top/tests/fixtures/vm/demo-audit.log n
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$log"
+	n=$(grep -a 'type=KERNEL_OTHER ' "$log" | grep -ac ' vigil=1 ')
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = "$n" ]
+	grep -q " 0 malformed" "$cw/o"
+	# seq numbers of one boot: no gap, nothing lost
+	[ "$(count "$db" 'SELECT max(seq) - count(DISTINCT seq) FROM records')" = 0 ]
+	[ "$(count "$db" "SELECT count(*) FROM records WHERE verdict = 'would-deny' AND object = '/etc/shadow'")" -ge 1 ]
+	[ "$(count "$db" "SELECT count(*) FROM foreign_records WHERE kind = 'apparmor'")" -ge 1 ]
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$log"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = "$n" ]
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$cw/vm.policy"
+	expect_rc 0 "$VIGIL" load -n "$cw/vm.policy"
+}
+
 t_cli "usage and exit codes" c_usage
 t_cli "ingest fixture" c_ingest_learn
 t_cli "idempotent ingest" c_idempotent
@@ -567,3 +585,4 @@ t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
 t_cli "report: charts, numbers equal SQL, text, JSON, times" c_report
+t_cli "a log written by the real kernel" c_vm_log
