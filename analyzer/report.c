@@ -235,7 +235,9 @@ static int write_series(struct report *r, const char *path, const char *verdict,
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	for (i = 0; i <= BUCKETS; i++)
+	/* Only the buckets the window covers, so the x axis fits it. */
+	for (i = 0; i <= BUCKETS &&
+	     (long long)i * bucket_ms <= r->last_ms - r->first_ms; i++)
 		fprintf(f, "%.3f %lld\n", i * bucket_ms / 1000.0, counts[i]);
 	return fclose(f) ? -errno : 0;
 }

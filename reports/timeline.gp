@@ -6,6 +6,8 @@ set title title_text
 set xlabel "time since the first record (s)"
 set ylabel ylabel_text
 set grid
+set xrange [0:*]
+set offsets 0.5, 0.5, 0, 0
 set style fill solid 0.6
 set boxwidth 0.9 relative
 plot datafile using 1:2 with boxes lc rgb "#3465a4" notitle

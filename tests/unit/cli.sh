@@ -529,6 +529,15 @@ c_report() {
 	grep -A2 'id="top-subjects"' "$out/index.html" | grep -q "<td class=\"n\">$top</td>"
 	# no unescaped markup from paths
 	if grep -q '<td>[^<]*"' "$out/index.html"; then return 1; fi
+	# the page renders in headless Chromium (package chromium)
+	if command -v chromium > /dev/null; then
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--disable-quic --no-first-run --disable-background-networking \
+			--disable-component-update --disable-sync \
+			--user-data-dir="$cw/chromium" --screenshot="$cw/report.png" \
+			--window-size=1100,1800 "file://$out/index.html" > "$cw/chromium.log" 2>&1
+		[ "$(stat -c %s "$cw/report.png")" -gt 20000 ]
+	fi
 	# text fits 80 columns; JSON is valid and agrees
 	expect_rc 0 "$VIGIL" --db "$db" report --format text
 	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$cw/o")" -le 80 ]
