@@ -557,6 +557,36 @@ c_report() {
 	expect_rc 2 "$VIGIL" --db "$cw/none.db" report
 }
 
+# validate_exports DB DIR: export every target from DB into DIR and run
+# each target's own validator on every file.
+validate_exports() {
+	local db=$1 dir=$2 t f d
+	rm -rf "$dir"
+	for t in apparmor selinux landlock tomoyo systemd; do
+		expect_rc 0 "$VIGIL" --db "$db" export --to $t -o "$dir/$t"
+		[ -s "$cw/o" ]
+	done
+	for f in "$dir"/apparmor/*; do
+		apparmor_parser -QK "$f"
+	done
+	(cd "$dir/selinux" && for f in *.te; do
+		checkmodule -M -m -o "${f%.te}.mod" "$f" > /dev/null &&
+			semodule_package -o "${f%.te}.pp" -m "${f%.te}.mod"
+	done)
+	tomoyo-checkpolicy d < "$dir/tomoyo/tomoyo-domain_policy.conf"
+	tomoyo-checkpolicy e < "$dir/tomoyo/tomoyo-exception_policy.conf"
+	for f in "$dir"/systemd/*.conf; do
+		d=$dir/unit
+		rm -rf "$d"
+		mkdir -p "$d/x.service.d"
+		printf '[Service]\nExecStart=/usr/bin/true\n' > "$d/x.service"
+		cp "$f" "$d/x.service.d/"
+		(cd "$d" && systemd-analyze verify x.service 2>&1 > /dev/null) \
+			> "$cw/sd.err"
+		[ ! -s "$cw/sd.err" ] || { cat "$cw/sd.err"; return 1; }
+	done
+}
+
 # A log the real kernel wrote (tests/fixtures/vm/capture regenerates it).
 c_vm_log() {
 	local db=$cw/vm.db log=$top/tests/fixtures/vm/demo-audit.log n
@@ -573,6 +603,8 @@ c_vm_log() {
 	[ "$(count "$db" 'SELECT count(*) FROM records')" = "$n" ]
 	expect_rc 0 "$VIGIL" --db "$db" generate -o "$cw/vm.policy"
 	expect_rc 0 "$VIGIL" load -n "$cw/vm.policy"
+	# every exporter, on what the real kernel recorded, passes its validator
+	validate_exports "$db" "$cw/vm-exports"
 }
 
 t_cli "usage and exit codes" c_usage
