@@ -1,7 +1,7 @@
 # vigil: one entry point. See README.md and docs/development.md.
 BUILD ?= build
 
-.PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench clean help
+.PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench fuzz clean help
 
 all: kernel analyzer
 
@@ -13,6 +13,7 @@ help:
 	@echo "make demo     boot the vigil kernel and show it at work"
 	@echo "make check-debug  the VM tests and a long stress on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench    benchmarks: vigil against no vigil and AppArmor; the analyzer against ausearch"
+	@echo "make fuzz     fuzz the shared policy parser (FUZZ_SECONDS, default 60)"
 
 deps:
 	@scripts/install-deps
@@ -36,6 +37,10 @@ check-debug: deps kernel-debug analyzer
 
 demo: deps kernel analyzer
 	@scripts/demo
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@tests/fuzz/run fuzz $(FUZZ_SECONDS)
 
 bench: deps kernel analyzer
 	@scripts/install-deps --bench
