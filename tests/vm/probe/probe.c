@@ -5,8 +5,10 @@
  *
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
- *                    fdpass FILE DATA
+ *                    fdpass FILE DATA | opens DIR N
  *
+ * opens: create N files in DIR, then open each once for reading: N
+ * distinct accesses, each a first sighting for vigil.
  * fdpass: a child without CAP_MAC_ADMIN opens FILE for writing and passes
  * the descriptor (SCM_RIGHTS) to this process, which has it and writes
  * DATA through it. Prints the errno name of the write ("OK" on success).
@@ -232,6 +234,29 @@ static int do_fdpass(const char *file, const char *data)
 	return 0;
 }
 
+static int do_opens(const char *dir, long n)
+{
+	char path[4096];
+	long i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%ld", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		if (fd < 0)
+			return fail("create");
+		close(fd);
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%ld", dir, i);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return fail("open");
+		close(fd);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -252,6 +277,8 @@ int main(int argc, char **argv)
 		return do_ioctl(argv[2]);
 	if (!strcmp(verb, "fdpass") && argc == 4)
 		return do_fdpass(argv[2], argv[3]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA\n");
+	if (!strcmp(verb, "opens") && argc == 4)
+		return do_opens(argv[2], atol(argv[3]));
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N\n");
 	return 2;
 }
