@@ -4,11 +4,11 @@
  * runs, for make bench (tests/bench/kernel runs it in the guest under each
  * configuration).
  *
- * usage: microbench ITERATIONS RUNS DIR [TINY_STATIC_BINARY]
+ * usage: microbench ITERATIONS RUNS DIR [TINY_STATIC_BINARY [OP]]
  *        microbench --cold N DIR
  * DIR is a scratch folder (tmpfs). Prints "<op> <median ns/op>" lines.
  * --cold opens N distinct new files once each (first sightings for vigil)
- * and prints "open-cold <ns/op>".
+ * and prints "open-cold <ns/op>". OP: run only that operation (for perf).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 		{ "capable", op_capable, 1 },
 		{ "exec", op_exec, 200 },
 	};
+	const char *only = argc > 5 ? argv[5] : NULL;
 	double t[64];
 	long iters;
 	int runs;
@@ -151,7 +152,8 @@ int main(int argc, char **argv)
 	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
 		long n = iters / ops[o].div;
 
-		if (ops[o].fn == op_exec && !tiny[0])
+		if ((ops[o].fn == op_exec && !tiny[0]) ||
+		    (only && strcmp(only, ops[o].name)))
 			continue;
 		for (int r = 0; r < runs; r++) {
 			double start = now_ns();

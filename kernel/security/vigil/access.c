@@ -2,7 +2,8 @@
 /*
  * vigil: what every hook does with an access: find the subject's mode,
  * count a repeat cheaply, or record a first sighting (learn) or a would-be
- * denial (observe). Never sleeps; never denies.
+ * denial (observe). Never denies; sleeps only to hand a record to a full
+ * audit backlog, and only from hooks that may (see vigil_access.may_sleep).
  */
 
 #include <linux/dcache.h>
@@ -120,6 +121,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	enum vigil_verdict verdict;
 	enum vigil_mode mode;
 	const char *obj;
+	bool emit = false;
 	char *buf = NULL;
 	size_t len;
 	u32 hash;
@@ -202,8 +204,14 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		atomic64_inc(&subj->would_deny);
 	}
 	atomic64_inc(&subj->first_sightings);
-	vigil_record(subj, cred, verdict, acc, obj, len, seq);
+	emit = true;
 out:
 	rcu_read_unlock();
+	/*
+	 * Outside the RCU section, so the record may wait for audit: subj
+	 * lives as long as cred, obj is buf or the caller's target.
+	 */
+	if (emit)
+		vigil_record(subj, cred, verdict, acc, obj, len, seq);
 	kfree(buf);
 }

@@ -39,19 +39,24 @@ static void log_string(struct audit_buffer *ab, const char *name,
  * @len: its length
  * @seq: the tuple's sequence number
  *
- * Joins the current syscall's audit event when there is one. When audit
- * cannot take the record (disabled, backlog full, no memory) it counts as
- * lost: its sequence number is then missing from the log.
+ * Joins the current syscall's audit event when there is one. Where the
+ * hook may sleep (@acc->may_sleep) a full backlog makes the task wait, up
+ * to audit's backlog_wait_time, like the syscall's own records; elsewhere
+ * the record is never waited for. When audit cannot take the record
+ * (disabled, backlog still full, no memory) it counts as lost: its
+ * sequence number is then missing from the log.
  */
 void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
 		  const char *obj, size_t len, u64 seq)
 {
+	gfp_t gfp = acc->may_sleep ? GFP_KERNEL : GFP_ATOMIC | __GFP_NOWARN;
 	struct audit_buffer *ab;
 	char access[64];
 
-	ab = audit_log_start(audit_context(), GFP_ATOMIC | __GFP_NOWARN,
-			     vigil_audit_type);
+	if (acc->may_sleep)
+		might_sleep();
+	ab = audit_log_start(audit_context(), gfp, vigil_audit_type);
 	if (!ab) {
 		vigil_stat_inc(VIGIL_STAT_LOST);
 		return;

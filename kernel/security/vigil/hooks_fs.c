@@ -11,13 +11,21 @@
 
 #include "vigil.h"
 
-static void path_event(enum vigil_op op, u64 access, const struct path *path)
+/*
+ * @may_sleep: the hook is called where it may sleep with no inode lock
+ * held (open, exec, mmap, flock, ioctl, mount, module reading), so a
+ * record may wait for audit's backlog. The path_* hooks run under the
+ * parent directory's lock, which auditd may need: they never wait.
+ */
+static void path_event(enum vigil_op op, u64 access, const struct path *path,
+		       bool may_sleep)
 {
 	struct vigil_access acc = {
 		.op = op,
 		.access = access,
 		.path = path,
 		.ad.type = LSM_AUDIT_DATA_NONE,
+		.may_sleep = may_sleep,
 	};
 
 	vigil_observe(current_cred(), &acc);
@@ -60,14 +68,15 @@ static int vigil_file_open(struct file *file)
 		access |= (file->f_flags & O_APPEND) ? VIGIL_FILE_A :
 						       VIGIL_FILE_W;
 	if (access)
-		path_event(VIGIL_OP_OPEN, access, &file->f_path);
+		path_event(VIGIL_OP_OPEN, access, &file->f_path, true);
 	return 0;
 }
 
 static int vigil_bprm_check_security(struct linux_binprm *bprm)
 {
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_EXEC, VIGIL_FILE_X, &bprm->file->f_path);
+		path_event(VIGIL_OP_EXEC, VIGIL_FILE_X, &bprm->file->f_path,
+			   true);
 	return 0;
 }
 
@@ -76,14 +85,14 @@ static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 {
 	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
 	    !file_is_internal(file))
-		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path);
+		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
 	return 0;
 }
 
 static int vigil_file_lock(struct file *file, unsigned int cmd)
 {
 	if (vigil_should_observe() && !file_is_internal(file))
-		path_event(VIGIL_OP_LOCK, VIGIL_FILE_K, &file->f_path);
+		path_event(VIGIL_OP_LOCK, VIGIL_FILE_K, &file->f_path, true);
 	return 0;
 }
 
@@ -91,7 +100,7 @@ static int vigil_file_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
 	if (vigil_should_observe() && !file_is_internal(file))
-		path_event(VIGIL_OP_IOCTL, VIGIL_FILE_I, &file->f_path);
+		path_event(VIGIL_OP_IOCTL, VIGIL_FILE_I, &file->f_path, true);
 	return 0;
 }
 
@@ -159,21 +168,21 @@ static int vigil_path_rename(const struct path *old_dir,
 static int vigil_path_truncate(const struct path *path)
 {
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_TRUNCATE, VIGIL_FILE_T, path);
+		path_event(VIGIL_OP_TRUNCATE, VIGIL_FILE_T, path, false);
 	return 0;
 }
 
 static int vigil_path_chmod(const struct path *path, umode_t mode)
 {
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_CHMOD, VIGIL_FILE_S, path);
+		path_event(VIGIL_OP_CHMOD, VIGIL_FILE_S, path, false);
 	return 0;
 }
 
 static int vigil_path_chown(const struct path *path, kuid_t uid, kgid_t gid)
 {
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_CHOWN, VIGIL_FILE_S, path);
+		path_event(VIGIL_OP_CHOWN, VIGIL_FILE_S, path, false);
 	return 0;
 }
 
@@ -181,7 +190,7 @@ static int vigil_sb_mount(const char *dev_name, const struct path *path,
 			  const char *type, unsigned long flags, void *data)
 {
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_MOUNT, VIGIL_MOUNT_MOUNT, path);
+		path_event(VIGIL_OP_MOUNT, VIGIL_MOUNT_MOUNT, path, true);
 	return 0;
 }
 
@@ -190,7 +199,7 @@ static int vigil_sb_umount(struct vfsmount *mnt, int flags)
 	struct path path = { .mnt = mnt, .dentry = mnt->mnt_root };
 
 	if (vigil_should_observe())
-		path_event(VIGIL_OP_UMOUNT, VIGIL_MOUNT_UMOUNT, &path);
+		path_event(VIGIL_OP_UMOUNT, VIGIL_MOUNT_UMOUNT, &path, true);
 	return 0;
 }
 
@@ -198,7 +207,8 @@ static int vigil_kernel_read_file(struct file *file,
 				  enum kernel_read_file_id id, bool contents)
 {
 	if (vigil_should_observe() && id == READING_MODULE && file)
-		path_event(VIGIL_OP_MODULE, VIGIL_MODULE_LOAD, &file->f_path);
+		path_event(VIGIL_OP_MODULE, VIGIL_MODULE_LOAD, &file->f_path,
+			   true);
 	return 0;
 }
 
@@ -211,6 +221,7 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 		.target = from_memory,
 		.target_len = sizeof(from_memory) - 1,
 		.ad.type = LSM_AUDIT_DATA_NONE,
+		.may_sleep = true,
 	};
 
 	if (vigil_should_observe() && id == LOADING_MODULE)

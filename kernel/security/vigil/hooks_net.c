@@ -105,6 +105,8 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		.access = access,
 		.target = target,
 		.ad.type = LSM_AUDIT_DATA_NONE,
+		/* every socket hook runs before the socket is locked */
+		.may_sleep = true,
 	};
 	int pos;
 

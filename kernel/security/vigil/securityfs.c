@@ -341,8 +341,8 @@ static const struct {
 	const struct file_operations *fops;
 } vigil_files[] = {
 	{ "mode", 0644, &mode_fops },
-	{ "policy", 0644, &policy_fops },
-	{ "policy_errors", 0444, &policy_errors_fops },
+	{ "policy", 0600, &policy_fops },
+	{ "policy_errors", 0400, &policy_errors_fops },
 	{ "stats", 0444, &stats_fops },
 	{ "subjects", 0400, &subjects_fops },
 	{ "learned", 0400, &learned_fops },

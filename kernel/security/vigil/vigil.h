@@ -191,6 +191,12 @@ struct vigil_access {
 	const char *target;		/* other objects */
 	size_t target_len;
 	struct common_audit_data ad;	/* lsm_audit data for the record */
+	/*
+	 * The hook runs where it may sleep and holds no lock auditd could
+	 * need: a record may then wait for room in audit's backlog, as the
+	 * syscall's own records do, instead of being lost.
+	 */
+	bool may_sleep;
 };
 
 void vigil_record(const struct vigil_subject *subj, const struct cred *cred,

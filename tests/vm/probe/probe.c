@@ -5,10 +5,13 @@
  *
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
- *                    fdpass FILE DATA | opens DIR N
+ *                    fdpass FILE DATA | opens DIR N | connects N [FIRST]
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
+ * connects: connect one UDP socket to N distinct loopback addresses and
+ * ports, numbers FIRST (default 0) to FIRST+N-1: N distinct accesses with
+ * no file behind them (a million cost no memory but vigil's table).
  * fdpass: a child without CAP_MAC_ADMIN opens FILE for writing and passes
  * the descriptor (SCM_RIGHTS) to this process, which has it and writes
  * DATA through it. Prints the errno name of the write ("OK" on success).
@@ -257,12 +260,35 @@ static int do_opens(const char *dir, long n)
 	return 0;
 }
 
+static int do_connects(long n, long first)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	long i, k;
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return fail("socket");
+	for (i = 0; i < n; i++) {
+		k = first + i;
+		/* 127.0.0.1 + k / 60000, port 1024 + k % 60000 */
+		sin.sin_addr.s_addr = htonl(0x7f000001 + (uint32_t)(k / 60000));
+		sin.sin_port = htons(1024 + k % 60000);
+		if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			return fail("connect");
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(verb, "sockets") && argc == 4)
 		return tcp_roundtrip(atoi(argv[2])) || unix_roundtrip(argv[3]);
+	if (!strcmp(verb, "connects") && (argc == 3 || argc == 4))
+		return do_connects(atol(argv[2]), argc == 4 ? atol(argv[3]) : 0);
 	if (!strcmp(verb, "signal"))
 		return do_signal();
 	if (!strcmp(verb, "ptrace"))

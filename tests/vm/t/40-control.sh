@@ -46,7 +46,11 @@ t_is "mode is still learn after all that" "$(cat $VIGIL_FS/mode)" learn
 
 t_is "learned is root-only" "$(stat -c %a $VIGIL_FS/learned)" 400
 t_is "subjects is root-only" "$(stat -c %a $VIGIL_FS/subjects)" 400
-t_fails "nobody cannot read learned" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/learned
+t_is "policy is root-only" "$(stat -c %a $VIGIL_FS/policy)" 600
+t_is "policy_errors is root-only" "$(stat -c %a $VIGIL_FS/policy_errors)" 400
+for f in learned subjects policy policy_errors; do
+	t_fails "nobody cannot read $f" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/$f
+done
 t_ok "stats is world-readable" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/stats
 
 # table_kb: bounds checked, shrinking evicts.
