@@ -247,6 +247,28 @@ int note_rule(struct export_notes *n, const struct vigil_rule *r,
 	return rc;
 }
 
+int export_rule_path(const struct vigil_rule *r, struct export_notes *left,
+		     const char *why, char **ret_path, bool *ret_lit)
+{
+	struct glob_toks g = { 0 };
+	int rc;
+
+	*ret_path = NULL;
+	rc = glob_toks_of_rule(r, &g);
+	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
+				      g.t[0].c != '/'))) {
+		glob_toks_free(&g);
+		rc = note_rule(left, r, why);
+		return rc ? rc : 1;
+	}
+	if (rc)
+		return rc;
+	*ret_lit = glob_toks_literal(&g);
+	*ret_path = *ret_lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
+	glob_toks_free(&g);
+	return *ret_path ? 0 : -ENOMEM;
+}
+
 void notes_free(struct export_notes *n)
 {
 	size_t i;

@@ -102,6 +102,14 @@ int note_add(struct export_notes *n, const char *fmt, ...)
 int note_rule(struct export_notes *n, const struct vigil_rule *r,
 	      const char *why);
 void notes_free(struct export_notes *n);
+/*
+ * A file rule's absolute path: the path itself (*ret_lit true) or, for a
+ * glob, its longest glob-free folder (malloc'd). A rule that names no
+ * absolute path is noted in left with why, and 1 is returned; else 0 or
+ * -errno.
+ */
+int export_rule_path(const struct vigil_rule *r, struct export_notes *left,
+		     const char *why, char **ret_path, bool *ret_lit);
 
 /*
  * The header comment every exported file starts with: generator, target,

@@ -177,26 +177,16 @@ static bool utf8_ok(const char *s)
 static int ll_file(struct ll *l, const struct vigil_rule *r)
 {
 	uint64_t acc = r->access, f = 0, d = 0;
-	struct glob_toks g = { 0 };
 	char *path = NULL;
 	struct stat st;
 	bool lit;
 	int rc;
 
-	rc = glob_toks_of_rule(r, &g);
-	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
-				      g.t[0].c != '/'))) {
-		glob_toks_free(&g);
-		return note_rule(&l->left, r, "not an absolute path: Landlock "
-				 "rules name files (left out)");
-	}
+	rc = export_rule_path(r, &l->left, "not an absolute path: "
+			      "Landlock rules name files (left out)",
+			      &path, &lit);
 	if (rc)
-		return rc;
-	lit = glob_toks_literal(&g);
-	path = lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
-	glob_toks_free(&g);
-	if (!path)
-		return -ENOMEM;
+		return rc > 0 ? 0 : rc;
 	if (!utf8_ok(path)) {
 		rc = note_rule(&l->left, r, "not UTF-8: JSON cannot carry it "
 			       "(left out)");

@@ -270,26 +270,16 @@ out:
 
 static int se_file(struct se *s, const struct vigil_rule *r)
 {
-	struct glob_toks g = { 0 };
 	char *path = NULL;
 	unsigned int i;
 	bool lit;
 	int rc;
 
-	rc = glob_toks_of_rule(r, &g);
-	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
-				      g.t[0].c != '/'))) {
-		glob_toks_free(&g);
-		return note_rule(&s->left, r, "not an absolute path: no file "
-				 "context (left out)");
-	}
+	rc = export_rule_path(r, &s->left,
+			      "not an absolute path: no file context (left out)",
+			      &path, &lit);
 	if (rc)
-		return rc;
-	lit = glob_toks_literal(&g);
-	path = lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
-	glob_toks_free(&g);
-	if (!path)
-		return -ENOMEM;
+		return rc > 0 ? 0 : rc;
 	rc = se_path(s, path, r->access, !lit);
 	/* A glob: the types of what was observed, and of its folder. */
 	for (i = 0; !lit && rc >= 0 && i < r->nexamples; i++)

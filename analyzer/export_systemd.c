@@ -88,7 +88,6 @@ static bool under(const char *path, const char *dir)
 
 static int sd_file(struct sd *s, const struct vigil_rule *r)
 {
-	struct glob_toks g = { 0 };
 	uint64_t w = VIGIL_FILE_W | VIGIL_FILE_A | VIGIL_FILE_C |
 		     VIGIL_FILE_D | VIGIL_FILE_T | VIGIL_FILE_S |
 		     VIGIL_FILE_L | VIGIL_FILE_K;
@@ -97,20 +96,11 @@ static int sd_file(struct sd *s, const struct vigil_rule *r)
 	bool lit;
 	int rc;
 
-	rc = glob_toks_of_rule(r, &g);
-	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
-				      g.t[0].c != '/'))) {
-		glob_toks_free(&g);
-		return note_rule(&s->left, r, "not an absolute path (left "
-				 "out)");
-	}
+	rc = export_rule_path(r, &s->left,
+			      "not an absolute path (left out)",
+			      &path, &lit);
 	if (rc)
-		return rc;
-	lit = glob_toks_literal(&g);
-	path = lit ? glob_toks_text(&g) : glob_toks_literal_dir(&g);
-	glob_toks_free(&g);
-	if (!path)
-		return -ENOMEM;
+		return rc > 0 ? 0 : rc;
 	if (under(path, "/home") || under(path, "/root") ||
 	    under(path, "/run/user")) {
 		s->home_read = true;
