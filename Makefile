@@ -33,7 +33,7 @@ kernel-debug: deps
 check-debug: deps kernel-debug analyzer
 	@VIGIL_KERNEL=$(abspath $(BUILD))/bzImage-debug VIGIL_APPEND="kmemleak=on" \
 		VIGIL_RESULTS=$(abspath $(BUILD))/test-results-debug \
-		VIGIL_STRESS_SECONDS=120 VIGIL_SUITES="vm kunit" tests/check
+		VIGIL_STRESS_SECONDS=120 VIGIL_MILLION=100000 VIGIL_SUITES="vm kunit" tests/check
 
 demo: deps kernel analyzer
 	@scripts/demo
