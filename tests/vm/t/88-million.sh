@@ -21,8 +21,10 @@ audit_lost() { auditctl -s | awk '$1 == "lost" { print $2 }'; }
 restart_auditd() {
 	local pid
 	pid=$(cat /run/auditd.pid)
+	kill -CONT "$pid" 2> /dev/null
 	kill -TERM "$pid"
-	while kill -0 "$pid" 2> /dev/null; do sleep 0.1; done
+	for _ in $(seq 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2> /dev/null
 	rm -f /run/auditd.pid
 	auditd "$@"
 	for _ in $(seq 50); do [ -s /run/auditd.pid ] && break; sleep 0.1; done
