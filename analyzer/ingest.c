@@ -246,15 +246,6 @@ void ingest_summary(const struct ingest *in, const char *verb)
 
 /* ---- files ---- */
 
-struct ingest_run {
-	struct ingest in;
-	auparse_state_t *au;
-	long batch; /* lines per transaction */
-	long crash_after; /* test hook: SIGKILL after this many lines */
-	uint64_t lines_total;
-	unsigned int inputs_failed, inputs_read;
-};
-
 /*
  * The bulk of a log is syscall context (SYSCALL, PATH, CWD, PROCTITLE...)
  * that vigil only counts. For those, read the event key from the header,
@@ -320,6 +311,25 @@ static bool context_fast_path(struct ingest *in, const char *p, size_t len)
 	return true;
 }
 
+/*
+ * Every audit record starts "[node=N ]type=T ". Lines that do not never go
+ * to auparse: besides not being records, one without a single name=value
+ * field makes auparse 3.0.9 leak its field array (nvlist_clear returns
+ * early on an empty list; found by tests/fuzz/fuzz_ingest).
+ */
+static bool starts_like_record(const char *p, size_t len)
+{
+	const char *end = p + len, *sp;
+
+	if (len > 5 && !memcmp(p, "node=", 5)) {
+		sp = memchr(p + 5, ' ', len - 5);
+		if (!sp || sp == p + 5)
+			return false;
+		p = sp + 1;
+	}
+	return end - p > 5 && !memcmp(p, "type=", 5) && p[5] != ' ';
+}
+
 static int process_line(struct ingest_run *run, char *buf, size_t len,
 			const char *file, uint64_t line)
 {
@@ -342,6 +352,10 @@ static int process_line(struct ingest_run *run, char *buf, size_t len,
 	}
 	if (context_fast_path(in, buf, len))
 		return 0;
+	if (!starts_like_record(buf, len)) {
+		ingest_malformed(in, file, line, "not an audit record");
+		return 0;
+	}
 	buf[len] = '\n';
 	if (auparse_new_buffer(run->au, buf, len + 1) < 0)
 		return -ENOMEM;
@@ -367,41 +381,31 @@ static int save_position(struct ingest_run *run, struct vigil_source *src,
 	return rc;
 }
 
-/* Ingest one input. 0, -EBADF (input unreadable, reported), -EIO (db). */
-static int ingest_file(struct ingest_run *run, const char *path)
+/*
+ * Ingest fd, named name. With st (a regular file), resume from the
+ * position kept for it and keep the new one. 0, -EBADF (input unreadable,
+ * reported), -EIO (db) or -ENOMEM.
+ */
+static int ingest_fd(struct ingest_run *run, int fd, const char *name,
+		     const struct stat *st)
 {
-	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? "-" : path;
 	struct line_reader lr = { 0 };
 	struct vigil_source src = { 0 }, *srcp = NULL;
 	unsigned int flags = 0;
 	uint64_t line = 0;
 	long in_batch = 0;
-	struct stat st;
 	size_t len = 0;
 	char *buf = NULL;
-	int fd, rc;
+	int rc;
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		p_err("%s: %s", name, strerror(errno));
-		if (fd > STDIN_FILENO)
-			close(fd);
-		return -EBADF;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		p_err("%s: is a folder", name);
-		if (!is_stdin)
-			close(fd);
-		return -EBADF;
+	if (!run->readbuf) {
+		run->readbuf = malloc(READ_BUF + 1);
+		if (!run->readbuf)
+			return -ENOMEM;
 	}
 	lr.fd = fd;
-	lr.buf = malloc(READ_BUF + 1);
-	if (!lr.buf) {
-		rc = -ENOMEM;
-		goto out_close;
-	}
-	if (S_ISREG(st.st_mode)) {
+	lr.buf = run->readbuf;
+	if (st) {
 		char head[HEAD_MAX];
 		ssize_t hl = pread(fd, head, sizeof(head), 0);
 		struct vigil_source old;
@@ -412,8 +416,8 @@ static int ingest_file(struct ingest_run *run, const char *path)
 			rc = -EBADF;
 			goto out_free;
 		}
-		src.dev = (int64_t)st.st_dev;
-		src.ino = (int64_t)st.st_ino;
+		src.dev = (int64_t)st->st_dev;
+		src.ino = (int64_t)st->st_ino;
 		src.path = name;
 		src.head_len = hl;
 		src.head_hash = fnv1a64(head, hl, FNV1A64_INIT);
@@ -426,7 +430,7 @@ static int ingest_file(struct ingest_run *run, const char *path)
 			if (old.head_len <= hl &&
 			    fnv1a64(head, old.head_len, FNV1A64_INIT) ==
 				    old.head_hash &&
-			    old.offset <= st.st_size) {
+			    old.offset <= st->st_size) {
 				start = old.offset;
 				line = old.line;
 			} else {
@@ -499,11 +503,58 @@ out_db:
 	if (rc != -ENOMEM)
 		rc = -EIO;
 out_free:
-	free(lr.buf);
-out_close:
+	return rc;
+}
+
+int ingest_stream(struct ingest_run *run, int fd, const char *name)
+{
+	return ingest_fd(run, fd, name, NULL);
+}
+
+/* Ingest one input: a path, or "-" for standard input. */
+static int ingest_file(struct ingest_run *run, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
+	struct stat st;
+	int fd, rc;
+
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		p_err("%s: %s", path, strerror(errno));
+		if (fd > STDIN_FILENO)
+			close(fd);
+		return -EBADF;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		p_err("%s: is a folder", path);
+		rc = -EBADF;
+	} else {
+		rc = ingest_fd(run, fd, path, S_ISREG(st.st_mode) ? &st : NULL);
+	}
 	if (!is_stdin)
 		close(fd);
 	return rc;
+}
+
+int ingest_run_init(struct ingest_run *run, struct vigil_store *store)
+{
+	memset(run, 0, sizeof(*run));
+	run->batch = DEFAULT_BATCH;
+	run->au = auparse_init(AUSOURCE_BUFFER, "");
+	if (!run->au)
+		return -ENOMEM;
+	ingest_init(&run->in, store);
+	return 0;
+}
+
+void ingest_run_fini(struct ingest_run *run)
+{
+	ingest_fini(&run->in);
+	if (run->au)
+		auparse_destroy(run->au);
+	run->au = NULL;
+	free(run->readbuf);
+	run->readbuf = NULL;
 }
 
 static long env_long(const char *name, long def)
@@ -559,19 +610,16 @@ int do_ingest(int argc, char **argv)
 			return EXIT_USAGE;
 		inputs = defaults;
 	}
-	run.batch = env_long("VIGIL_INGEST_BATCH", DEFAULT_BATCH);
-	run.crash_after = env_long("VIGIL_TEST_CRASH_AFTER", 0);
-
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
 		p_err("%s: %s", vigil_db_path(), err);
 		goto out;
 	}
-	run.au = auparse_init(AUSOURCE_BUFFER, "");
-	if (!run.au) {
+	if (ingest_run_init(&run, store)) {
 		p_err("auparse_init: %s", strerror(errno));
 		goto out;
 	}
-	ingest_init(&run.in, store);
+	run.batch = env_long("VIGIL_INGEST_BATCH", DEFAULT_BATCH);
+	run.crash_after = env_long("VIGIL_TEST_CRASH_AFTER", 0);
 	for (int i = 0; i < ninputs; i++) {
 		rc = ingest_file(&run, inputs[i]);
 		if (rc == -EBADF) {
@@ -596,10 +644,8 @@ int do_ingest(int argc, char **argv)
 	else
 		ret = EXIT_OK;
 out_fini:
-	ingest_fini(&run.in);
+	ingest_run_fini(&run);
 out:
-	if (run.au)
-		auparse_destroy(run.au);
 	vigil_store_close(store);
 	if (defaults) {
 		for (int i = 0; i < ninputs; i++)

@@ -196,4 +196,25 @@ int ingest_record(struct ingest *in, auparse_state_t *au, const char *text,
 /* Print the summary line (stdout) and the malformed locations (stderr). */
 void ingest_summary(const struct ingest *in, const char *verb);
 
+/* One "vigil ingest" over any number of inputs. */
+struct ingest_run {
+	struct ingest in;
+	auparse_state_t *au;
+	char *readbuf; /* the line reader's buffer, kept across inputs */
+	long batch; /* lines per transaction */
+	long crash_after; /* test hook: SIGKILL after this many lines */
+	uint64_t lines_total;
+	unsigned int inputs_failed, inputs_read;
+};
+
+/* 0, or -ENOMEM. */
+int ingest_run_init(struct ingest_run *run, struct vigil_store *store);
+void ingest_run_fini(struct ingest_run *run);
+/*
+ * Ingest everything readable from fd, named name in messages, as a stream:
+ * no position is kept, a last line without newline is read too (the fuzz
+ * target's entry). 0, -EBADF (read error, reported), -EIO or -ENOMEM.
+ */
+int ingest_stream(struct ingest_run *run, int fd, const char *name);
+
 #endif /* VIGIL_ANALYZER_VIGIL_H */
