@@ -247,93 +247,100 @@ void ingest_summary(const struct ingest *in, const char *verb)
 /* ---- files ---- */
 
 /*
- * The bulk of a log is syscall context (SYSCALL, PATH, CWD, PROCTITLE...)
- * that vigil only counts. For those, read the event key from the header,
- * "[node=N ]type=T msg=audit(SEC.MSEC:SERIAL): ...", and skip auparse.
- * Anything unexpected goes to auparse. Return true when handled.
+ * The header of every audit record, as the kernel and auditd write it:
+ * "[node=N ]type=T msg=audit(SEC.MSEC:SERIAL):" then " fields" or the end.
+ * auparse reads much looser headers (no serial, a date, "1e9", a minus)
+ * into made-up timestamps, so each line is checked here first.
  */
-static bool context_fast_path(struct ingest *in, const char *p, size_t len)
+struct rec_header {
+	const char *node, *type;
+	size_t node_len, type_len;
+	uint64_t sec, serial;
+	unsigned int ms;
+};
+
+enum header_status {
+	HEADER_OK,
+	HEADER_NOT_RECORD, /* not "[node=N ]type=T ..." at all */
+	HEADER_BAD, /* a record whose msg=audit(...) part is wrong */
+};
+
+static enum header_status parse_header(const char *p, size_t len,
+				       struct rec_header *h)
+{
+	const char *end = p + len, *q;
+	int digits;
+
+	memset(h, 0, sizeof(*h));
+	if (len > 5 && !memcmp(p, "node=", 5)) {
+		h->node = p + 5;
+		q = memchr(h->node, ' ', end - h->node);
+		if (!q || q == h->node)
+			return HEADER_NOT_RECORD;
+		h->node_len = q - h->node;
+		p = q + 1;
+	}
+	if (end - p < 6 || memcmp(p, "type=", 5) || p[5] == ' ')
+		return HEADER_NOT_RECORD;
+	h->type = p + 5;
+	q = memchr(h->type, ' ', end - h->type);
+	if (!q)
+		return HEADER_BAD;
+	h->type_len = q - h->type;
+	p = q + 1;
+	if (end - p < 10 || memcmp(p, "msg=audit(", 10))
+		return HEADER_BAD;
+	p += 10;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		h->sec = h->sec * 10 + (*p - '0');
+	if (!digits || digits > 11 || p >= end || *p++ != '.')
+		return HEADER_BAD;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		h->ms = h->ms * 10 + (*p - '0');
+	if (digits != 3 || p >= end || *p++ != ':')
+		return HEADER_BAD;
+	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		h->serial = h->serial * 10 + (*p - '0');
+	if (!digits || digits > 19 || end - p < 2 || memcmp(p, "):", 2) ||
+	    (end - p > 2 && p[2] != ' '))
+		return HEADER_BAD;
+	return HEADER_OK;
+}
+
+/*
+ * The bulk of a log is syscall context (SYSCALL, PATH, CWD, PROCTITLE...)
+ * that vigil only counts: those are counted from the header alone and
+ * skip auparse. Return true when handled.
+ */
+static bool context_fast_path(struct ingest *in, const struct rec_header *h)
 {
 	static const char *const context_types[] = {
 		"SYSCALL",  "PATH", "CWD",     "PROCTITLE",  "EXECVE",
 		"SOCKADDR", "MMAP", "FD_PAIR", "BPRM_FCAPS", "CAPSET",
 	};
-	const char *end = p + len, *node = NULL, *type, *q;
-	size_t node_len = 0, type_len;
 	struct ingest_key key;
-	uint64_t sec = 0, serial = 0;
-	unsigned int ms = 0;
 	bool known = false;
-	int digits;
 
-	if (len > 5 && !memcmp(p, "node=", 5)) {
-		node = p + 5;
-		q = memchr(node, ' ', end - node);
-		if (!q || q == node)
-			return false;
-		node_len = q - node;
-		p = q + 1;
-	}
-	if (end - p < 5 || memcmp(p, "type=", 5))
-		return false;
-	type = p + 5;
-	q = memchr(type, ' ', end - type);
-	if (!q)
-		return false;
-	type_len = q - type;
 	for (size_t i = 0; i < ARRAY_SIZE(context_types); i++)
-		if (strlen(context_types[i]) == type_len &&
-		    !memcmp(type, context_types[i], type_len))
+		if (strlen(context_types[i]) == h->type_len &&
+		    !memcmp(h->type, context_types[i], h->type_len))
 			known = true;
 	if (!known)
 		return false;
-	p = q + 1;
-	if (end - p < 10 || memcmp(p, "msg=audit(", 10))
-		return false;
-	p += 10;
-	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		sec = sec * 10 + (*p - '0');
-	if (!digits || digits > 11 || p >= end || *p++ != '.')
-		return false;
-	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		ms = ms * 10 + (*p - '0');
-	if (digits != 3 || p >= end || *p++ != ':')
-		return false;
-	for (digits = 0; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		serial = serial * 10 + (*p - '0');
-	if (!digits || digits > 19 || end - p < 4 || memcmp(p, "): ", 3))
-		return false;
 	in->records++;
-	key.node_hash = node ? fnv1a64(node, node_len, FNV1A64_INIT) : 0;
-	key.time_ms = (int64_t)sec * 1000 + ms;
-	key.serial = serial;
+	key.node_hash = h->node ? fnv1a64(h->node, h->node_len, FNV1A64_INIT) :
+				  0;
+	key.time_ms = (int64_t)h->sec * 1000 + h->ms;
+	key.serial = h->serial;
 	count_event(in, &key);
 	return true;
-}
-
-/*
- * Every audit record starts "[node=N ]type=T ". Lines that do not never go
- * to auparse: besides not being records, one without a single name=value
- * field makes auparse 3.0.9 leak its field array (nvlist_clear returns
- * early on an empty list; found by tests/fuzz/fuzz_ingest).
- */
-static bool starts_like_record(const char *p, size_t len)
-{
-	const char *end = p + len, *sp;
-
-	if (len > 5 && !memcmp(p, "node=", 5)) {
-		sp = memchr(p + 5, ' ', len - 5);
-		if (!sp || sp == p + 5)
-			return false;
-		p = sp + 1;
-	}
-	return end - p > 5 && !memcmp(p, "type=", 5) && p[5] != ' ';
 }
 
 static int process_line(struct ingest_run *run, char *buf, size_t len,
 			const char *file, uint64_t line)
 {
 	struct ingest *in = &run->in;
+	struct rec_header h;
 	char *enriched;
 
 	if (memchr(buf, '\0', len)) {
@@ -350,12 +357,23 @@ static int process_line(struct ingest_run *run, char *buf, size_t len,
 		ingest_malformed(in, file, line, "empty line");
 		return 0;
 	}
-	if (context_fast_path(in, buf, len))
-		return 0;
-	if (!starts_like_record(buf, len)) {
+	switch (parse_header(buf, len, &h)) {
+	case HEADER_NOT_RECORD:
+		/* never to auparse: a line without a single name=value
+		 * field makes auparse 3.0.9 leak its field array
+		 * (nvlist_clear returns early on an empty list; found by
+		 * tests/fuzz/fuzz_ingest) */
 		ingest_malformed(in, file, line, "not an audit record");
 		return 0;
+	case HEADER_BAD:
+		ingest_malformed(in, file, line,
+				 "bad msg=audit(SEC.MSEC:SERIAL): header");
+		return 0;
+	case HEADER_OK:
+		break;
 	}
+	if (context_fast_path(in, &h))
+		return 0;
 	buf[len] = '\n';
 	if (auparse_new_buffer(run->au, buf, len + 1) < 0)
 		return -ENOMEM;

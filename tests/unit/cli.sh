@@ -203,6 +203,43 @@ c_malformed() {
 	[ "$(count "$cw/cuts.db" 'SELECT count(*) FROM records')" -le 1 ]
 }
 
+# The malformed corpus (tests/fixtures/malformed/gen): each case alone
+# into a fresh database gives exactly the outcome in ./expected (exit
+# code, counts, reasons), the rows stored equal the count reported, the
+# database passes integrity_check, and memory stays bounded whatever the
+# line (1 MiB fields, 10,000 fields, 100,000 lines).
+c_malformed_corpus() {
+	local d=$cw/malformed f name rc sum why rss db=$cw/mc.db max=0 limit
+	rm -rf "$d"
+	tests/fixtures/malformed/gen "$d/in" > /dev/null
+	[ "$(ls "$d/in" | wc -l)" -ge 200 ]
+	# under ASan, its shadow memory and quarantine come on top
+	case $cli_prefix in asan/*) limit=262144 ;; *) limit=16384 ;; esac
+	for f in "$d"/in/*.log; do
+		name=$(basename "$f" .log)
+		rm -f "$db"*
+		rc=0
+		/usr/bin/time -q -f %M -o "$d/rss" "$VIGIL" --db "$db" ingest "$f" \
+			> "$d/o" 2> "$d/e" || rc=$?
+		sum=$(sed -E 's/^vigil ingest: ([0-9]+) events read, ([0-9]+) vigil records stored, ([0-9]+) duplicates skipped, foreign records: ([0-9]+) AppArmor, ([0-9]+) SELinux, ([0-9]+) Landlock, ([0-9]+) other; ([0-9]+) malformed.*/events=\1 stored=\2 dup=\3 foreign=\4+\5+\6+\7 malformed=\8/' "$d/o")
+		why=$(sed -nE 's/^[^ ]*:[0-9]+: malformed record: //p' "$d/e" | sort -u | paste -sd';')
+		echo "$name rc=$rc $sum [$why]" >> "$d/got"
+		case $sum in *stored=*) ;; *) echo "$name: no summary: $(cat "$d/o" "$d/e")"; return 1 ;; esac
+		if [ -f "$db" ]; then
+			[ "$(count "$db" 'PRAGMA integrity_check')" = ok ] ||
+				{ echo "$name: integrity_check failed"; return 1; }
+			[ "stored=$(count "$db" 'SELECT count(*) FROM records')" = \
+				"$(grep -o 'stored=[0-9]*' <<< "$sum")" ] ||
+				{ echo "$name: rows differ from the summary"; return 1; }
+		fi
+		rss=$(cat "$d/rss")
+		[ "$rss" -gt "$max" ] && max=$rss
+		[ "$rss" -le "$limit" ] || { echo "$name: $rss KiB resident, over $limit"; return 1; }
+	done
+	diff -u tests/fixtures/malformed/expected "$d/got"
+	echo "largest resident set: $max KiB"
+}
+
 c_newer_db_refused() {
 	local db=$cw/newer.db
 	rm -f "$db"*
@@ -615,6 +652,7 @@ t_cli "rotation follows the inode, truncation rereads" c_rotation_follows_inode
 t_cli "foreign records counted" c_foreign
 t_cli "ENRICHED format" c_enriched
 t_cli "malformed input counted with locations" c_malformed
+t_cli "malformed corpus: 200+ cases, exact outcomes, bounded memory" c_malformed_corpus
 t_cli "newer database refused" c_newer_db_refused
 t_cli "kill -9 at 18 points then rerun: same database" c_kill9
 t_cli "kill -9 from outside then rerun: same database" c_kill9_live
