@@ -648,7 +648,11 @@ int do_ingest(int argc, char **argv)
 			p_err("%s: %s", vigil_db_path(),
 			      rc == -ENOMEM ? "out of memory" :
 					      vigil_store_errmsg(store));
-			ingest_summary(&run.in, "ingest");
+			p_err("stopped in %s: the batch being written was "
+			      "rolled back; the database holds every batch "
+			      "committed before it and the next run resumes "
+			      "from there",
+			      inputs[i]);
 			goto out_fini;
 		}
 	}

@@ -5,10 +5,12 @@
  * statements with bound values. Library-like: reports errors, never logs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "schemas.h"
 #include "vigil.h"
@@ -51,11 +53,17 @@ struct vigil_store {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
 	int version;
+	/* the error that made the caller roll back, kept past the ROLLBACK
+	 * (which fails on its own when SQLite already undid the
+	 * transaction, as it does when the disk is full) */
+	char failure[256];
 };
 
 const char *vigil_store_errmsg(struct vigil_store *s)
 {
-	return s && s->db ? sqlite3_errmsg(s->db) : "no database";
+	if (!s || !s->db)
+		return "no database";
+	return s->failure[0] ? s->failure : sqlite3_errmsg(s->db);
 }
 
 int vigil_store_schema_version(struct vigil_store *s)
@@ -132,6 +140,17 @@ fail:
 	return -EIO;
 }
 
+/* Why an open failed: SQLite's words, and the file system's if it refuses. */
+static void open_failure(struct vigil_store *s, const char *path, char *err,
+			 size_t errlen)
+{
+	if (access(path, W_OK) && errno != ENOENT)
+		snprintf(err, errlen, "%s (cannot write to it: %s)",
+			 vigil_store_errmsg(s), strerror(errno));
+	else
+		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+}
+
 int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 		     size_t errlen)
 {
@@ -143,21 +162,41 @@ int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	/*
+	 * A new database holds who ran what and touched which file: it is
+	 * created 0600, whatever the umask, and SQLite gives its -wal and
+	 * -shm files the same mode. (An existing file keeps its mode.)
+	 */
+	if (*path && strcmp(path, ":memory:") && strncmp(path, "file:", 5)) {
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC |
+					    O_NOFOLLOW,
+			      0600);
+
+		if (fd >= 0)
+			close(fd);
+	}
 	if (sqlite3_open_v2(path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+		open_failure(s, path, err, errlen);
 		rc = -EIO;
 		goto out_close;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
+	if (sqlite3_db_readonly(s->db, "main") == 1) {
+		snprintf(err, errlen, "cannot write to the database (%s)",
+			 access(path, W_OK) ? strerror(errno) :
+					      "opened read-only");
+		rc = -EIO;
+		goto out_close;
+	}
 	/* WAL: readers never block the ingest; NORMAL: a crash of vigil
 	 * loses no committed transaction (only a power cut may lose the
 	 * last ones, and the positions go back with them). */
 	if (exec(s, "PRAGMA journal_mode = WAL") ||
 	    exec(s, "PRAGMA synchronous = NORMAL") ||
 	    exec(s, "PRAGMA foreign_keys = ON")) {
-		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+		open_failure(s, path, err, errlen);
 		rc = -EIO;
 		goto out_close;
 	}
@@ -192,6 +231,7 @@ void vigil_store_close(struct vigil_store *s)
 
 int vigil_store_begin(struct vigil_store *s)
 {
+	s->failure[0] = '\0';
 	return exec(s, "BEGIN IMMEDIATE");
 }
 
@@ -202,6 +242,11 @@ int vigil_store_commit(struct vigil_store *s)
 
 int vigil_store_rollback(struct vigil_store *s)
 {
+	if (!s->failure[0])
+		snprintf(s->failure, sizeof(s->failure), "%s",
+			 sqlite3_errmsg(s->db));
+	if (sqlite3_get_autocommit(s->db))
+		return 0; /* SQLite rolled it back already */
 	return exec(s, "ROLLBACK");
 }
 

@@ -240,6 +240,129 @@ c_malformed_corpus() {
 	echo "largest resident set: $max KiB"
 }
 
+# vigil records and syscall context: N lines, serials from FIRST.
+gen_log() {
+	local n=$1 first=$2 i
+	for ((i = first; i < first + n; i++)); do
+		if ((i % 3)); then
+			printf 'type=KERNEL_OTHER msg=audit(1796291000.%03d:%d): vigil=1 seq=%d verdict=learned op=open access=r uid=0 exe="/usr/bin/t%d" path="/data/file-%d" target=? pid=%d comm="t"\n' $((i % 1000)) "$i" "$i" $((i % 40)) "$i" $((i % 500 + 100))
+		else
+			printf 'type=SYSCALL msg=audit(1796291000.%03d:%d): arch=c000003e syscall=257 success=yes exit=3 items=1 pid=%d comm="t"\n' $((i % 1000)) "$i" $((i % 500 + 100))
+		fi
+	done
+}
+
+# kill -9 at 100 random points of ingests that follow a log as auditd
+# rotates it (audit.log -> audit.log.1 -> audit.log.2) between and after
+# the kills: once every generation is read, the database equals a clean
+# run's row for row and passes integrity_check.
+c_kill9_rotating() {
+	local d=$cw/rot p rc k1 k2 files kills=0
+	rm -rf "$d"
+	mkdir -p "$d/parts"
+	gen_log 900 1 > "$d/parts/1"
+	gen_log 900 901 > "$d/parts/2"
+	gen_log 900 1801 > "$d/parts/3"
+	# rotate N: what auditd does, then the next generation is written
+	rotate() {
+		[ -e "$d/w/audit.log.1" ] && mv "$d/w/audit.log.1" "$d/w/audit.log.2"
+		mv "$d/w/audit.log" "$d/w/audit.log.1"
+		cp "$d/parts/$1" "$d/w/audit.log"
+	}
+	ingest_all() { # [crash point]
+		files=()
+		local f
+		for f in "$d"/w/audit.log.2 "$d"/w/audit.log.1 "$d"/w/audit.log; do
+			[ -e "$f" ] && files+=("$f")
+		done
+		VIGIL_INGEST_BATCH=40 VIGIL_TEST_CRASH_AFTER=${1:-} \
+			"$VIGIL" --db "$d/v.db" ingest "${files[@]}" > /dev/null 2>&1
+	}
+	# the clean run: each generation read whole before the rotation
+	rm -rf "$d/w" "$d/v.db"*
+	mkdir -p "$d/w"
+	cp "$d/parts/1" "$d/w/audit.log"
+	ingest_all
+	rotate 2
+	ingest_all
+	rotate 3
+	ingest_all
+	sqlite3 "$d/v.db" '.dump records' > "$d/clean.dump"
+	[ "$(count "$d/v.db" 'SELECT count(*) FROM records')" = 1800 ]
+	RANDOM=8
+	for ((p = 0; kills < 100; p++)); do
+		rm -rf "$d/w" "$d/v.db"*
+		mkdir -p "$d/w"
+		cp "$d/parts/1" "$d/w/audit.log"
+		k1=$((RANDOM % 900 + 1))
+		k2=$((RANDOM % 1800 + 1))
+		rc=0
+		ingest_all $k1 || rc=$?
+		[ $rc = 137 ] || [ $k1 = 900 ] || { echo "point $p: exit $rc, not killed at line $k1"; return 1; }
+		[ $rc = 137 ] && kills=$((kills + 1))
+		[ "$(stat -c %a "$d/v.db")" = 600 ] || { echo "database mode $(stat -c %a "$d/v.db")"; return 1; }
+		[ ! -e "$d/v.db-wal" ] || [ "$(stat -c %a "$d/v.db-wal")" = 600 ] ||
+			{ echo "-wal mode $(stat -c %a "$d/v.db-wal")"; return 1; }
+		rotate 2
+		rc=0
+		ingest_all $k2 || rc=$?
+		[ $rc = 137 ] || [ $rc = 0 ] || { echo "point $p: exit $rc at line $k2"; return 1; }
+		[ $rc = 137 ] && kills=$((kills + 1))
+		rotate 3
+		ingest_all || { echo "point $p: the final run failed"; return 1; }
+		sqlite3 "$d/v.db" '.dump records' > "$d/k.dump"
+		diff -u "$d/clean.dump" "$d/k.dump" > /dev/null ||
+			{ echo "kills at lines $k1 and $k2: database differs"; return 1; }
+		[ "$(count "$d/v.db" 'PRAGMA integrity_check')" = ok ]
+	done
+	echo "$kills kills over $p rotations"
+}
+
+# A full disk and a read-only database: a clear error naming the
+# problem, exit 2, and a consistent database that a later run completes.
+# (A mount namespace of its own: a user namespace when not root.)
+c_full_disk() {
+	local d=$cw/full own
+	rm -rf "$d"
+	mkdir -p "$d/m"
+	gen_log 30000 1 > "$d/big.log"
+	own=-m
+	[ "$(id -u)" = 0 ] || own=-rm
+	unshare $own bash -euc '
+		d=$1 VIGIL=$2
+		mount -t tmpfs -o size=1m tmpfs "$d/m"
+		rc=0
+		VIGIL_INGEST_BATCH=1000 "$VIGIL" --db "$d/m/v.db" ingest "$d/big.log" 2> "$d/e" || rc=$?
+		cat "$d/e"
+		[ $rc = 2 ]
+		grep -q "v.db: database or disk is full" "$d/e"
+		grep -q "rolled back" "$d/e"
+		[ "$(sqlite3 "$d/m/v.db" "PRAGMA integrity_check")" = ok ]
+		kept=$(sqlite3 "$d/m/v.db" "SELECT count(*) FROM records")
+		line=$(sqlite3 "$d/m/v.db" "SELECT line FROM sources")
+		echo "full after $kept records, position at line $line"
+		[ "$kept" -gt 0 ] && [ "$line" -gt 0 ] && [ $((line % 1000)) = 0 ]
+		# the rows kept are exactly those of the lines before the position
+		[ "$kept" = "$(head -n "$line" "$d/big.log" | grep -c KERNEL_OTHER)" ]
+		mount -o remount,size=64m "$d/m"
+		"$VIGIL" --db "$d/m/v.db" ingest "$d/big.log" > /dev/null
+		[ "$(sqlite3 "$d/m/v.db" "SELECT count(*) FROM records")" = 20000 ]
+		mount -o remount,ro "$d/m"
+		rc=0
+		"$VIGIL" --db "$d/m/v.db" ingest "$d/big.log" 2> "$d/e" || rc=$?
+		cat "$d/e"
+		[ $rc = 2 ]
+		grep -q "v.db: cannot write to the database (Read-only file system)" "$d/e"
+	' - "$d" "$VIGIL"
+}
+
+# A new database is created 0600 whatever the umask.
+c_db_mode() {
+	rm -f "$cw/mode.db"*
+	(umask 000 && "$VIGIL" --db "$cw/mode.db" ingest $fx/vigil-learn.log > /dev/null)
+	[ "$(stat -c %a "$cw/mode.db")" = 600 ]
+}
+
 c_newer_db_refused() {
 	local db=$cw/newer.db
 	rm -f "$db"*
@@ -656,6 +779,9 @@ t_cli "malformed corpus: 200+ cases, exact outcomes, bounded memory" c_malformed
 t_cli "newer database refused" c_newer_db_refused
 t_cli "kill -9 at 18 points then rerun: same database" c_kill9
 t_cli "kill -9 from outside then rerun: same database" c_kill9_live
+t_cli "kill -9 at 100 points while the log rotates: same database" c_kill9_rotating
+t_cli "full disk and read-only database: clear error, consistent" c_full_disk
+t_cli "a new database is 0600" c_db_mode
 t_cli "status and mode" c_status_mode
 t_cli "load validates before writing" c_load
 t_cli "snapshot reconciles" c_snapshot
