@@ -13,7 +13,7 @@ help:
 	@echo "make demo     boot the vigil kernel and show it at work"
 	@echo "make check-debug  the VM tests and a long stress on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench    benchmarks: vigil against no vigil and AppArmor; the analyzer against ausearch"
-	@echo "make fuzz     fuzz the shared policy parser (FUZZ_SECONDS, default 60)"
+	@echo "make fuzz     fuzz the policy parser and the ingest path, each FUZZ_SECONDS (default 60)"
 
 deps:
 	@scripts/install-deps
