@@ -21,6 +21,7 @@
 #define TOP_N 10
 #define CURVE_SUBJECTS 6
 #define BUCKETS 40
+#define CURVE_POINTS 2000
 
 struct subj_row {
 	char *exe;
@@ -256,7 +257,8 @@ static int write_curves(struct report *r, const char *path, char *titles,
 	titles[0] = '\0';
 	*nblocks = 0;
 	for (k = 0; k < r->nsubj && *nblocks < CURVE_SUBJECTS; k++) {
-		long long n = 0;
+		long long n = 0, x = 0, last_x, step;
+		bool held = false;
 		const char *base;
 		char *p;
 
@@ -268,9 +270,24 @@ static int write_curves(struct report *r, const char *path, char *titles,
 			goto out;
 		sqlite3_bind_text(st, 99, r->subj[k].exe, -1, SQLITE_STATIC);
 		fprintf(f, "%s0 0\n", *nblocks ? "\n\n" : "");
-		while (sqlite3_step(st) == SQLITE_ROW)
-			fprintf(f, "%.3f %lld\n", (sqlite3_column_int64(st, 0) -
-				r->first_ms) / 1000.0, ++n);
+		/* At most about CURVE_POINTS points a curve: a point when x
+		 * has moved by 1/CURVE_POINTS of the window since the last
+		 * one (the count there is exact), and the last sighting. */
+		last_x = -1;
+		step = (r->last_ms - r->first_ms) / CURVE_POINTS;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			x = sqlite3_column_int64(st, 0) - r->first_ms;
+			n++;
+			if (last_x < 0 || x - last_x >= step) {
+				fprintf(f, "%.3f %lld\n", x / 1000.0, n);
+				last_x = x;
+				held = false;
+			} else {
+				held = true;
+			}
+		}
+		if (held)
+			fprintf(f, "%.3f %lld\n", x / 1000.0, n);
 		fprintf(f, "%.3f %lld\n", (r->last_ms - r->first_ms) / 1000.0,
 			n);
 		sqlite3_finalize(st);

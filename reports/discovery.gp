@@ -8,5 +8,7 @@ set title "Discovery curve: distinct accesses learned over time"
 set xlabel "time since the first record (s)"
 set ylabel "distinct accesses (tuples)"
 set key left top
+stats datafile using 2 nooutput
+set yrange [0:(STATS_max > 0 ? STATS_max * 1.05 : 1)]
 set grid
 plot for [i=0:nblocks-1] datafile index i using 1:2 with steps lw 2 title word(titles, i+1)

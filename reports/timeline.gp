@@ -7,6 +7,9 @@ set xlabel "time since the first record (s)"
 set ylabel ylabel_text
 set grid
 set xrange [0:*]
+# from zero, and a range of 1 when every bucket is empty (no warning)
+stats datafile using 2 nooutput
+set yrange [0:(STATS_max > 0 ? STATS_max * 1.05 : 1)]
 set offsets 0.5, 0.5, 0, 0
 set style fill solid 0.6
 set boxwidth 0.9 relative
