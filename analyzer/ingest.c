@@ -432,7 +432,7 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		if (hl < 0) {
 			p_err("%s: %s", name, strerror(errno));
 			rc = -EBADF;
-			goto out_free;
+			goto out;
 		}
 		src.dev = (int64_t)st->st_dev;
 		src.ino = (int64_t)st->st_ino;
@@ -443,7 +443,7 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		rc = vigil_store_get_source(run->in.store, src.dev, src.ino,
 					    &old);
 		if (rc == -EIO)
-			goto out_free;
+			goto out;
 		if (!rc) {
 			if (old.head_len <= hl &&
 			    fnv1a64(head, old.head_len, FNV1A64_INIT) ==
@@ -461,7 +461,7 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		if (start && lseek(fd, start, SEEK_SET) != start) {
 			p_err("%s: %s", name, strerror(errno));
 			rc = -EBADF;
-			goto out_free;
+			goto out;
 		}
 		lr.next_off = start;
 		src.offset = start;
@@ -469,7 +469,7 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 	}
 	rc = vigil_store_begin(run->in.store);
 	if (rc)
-		goto out_free;
+		goto out;
 	while ((rc = lr_next(&lr, &buf, &len, &flags)) > 0) {
 		line++;
 		if ((flags & LINE_NO_NEWLINE) && srcp) {
@@ -508,19 +508,19 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		if (save_position(run, srcp, false))
 			goto out_db;
 		rc = -EBADF;
-		goto out_free;
+		goto out;
 	}
 	rc = save_position(run, srcp, false);
 	if (rc)
 		goto out_rollback;
 	run->inputs_read++;
-	goto out_free;
+	goto out;
 out_rollback:
 	vigil_store_rollback(run->in.store);
 out_db:
 	if (rc != -ENOMEM)
 		rc = -EIO;
-out_free:
+out:
 	return rc;
 }
 

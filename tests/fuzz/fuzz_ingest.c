@@ -2,8 +2,8 @@
 /*
  * libFuzzer target: "vigil ingest" on an untrusted audit log. The input is
  * the log; it goes through the analyzer's own path (bounded line reader,
- * context fast path, auparse, vigil record parser, SQLite store) into a
- * fresh in-memory database. Checks, beyond ASan/UBSan and leaks: the
+ * header check, auparse, vigil record parser, SQLite store) into an
+ * in-memory database, emptied after each input. Checks, beyond ASan/UBSan and leaks: the
  * ingest never fails on bad input (only on a database or memory error),
  * every line is accounted for, and the records table holds exactly the
  * rows the counters say were stored. The database and the run (its
