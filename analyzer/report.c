@@ -2,6 +2,10 @@
 /*
  * vigil analyzer: vigil report: what was learned and what would be denied,
  * from the database, as an HTML page with gnuplot charts, text or JSON.
+ *
+ * Everything the report shows comes from one scan of the window's records,
+ * aggregated here with hash tables (intern.h): SQL's GROUP BY and
+ * count(DISTINCT) sort, and cost several times the scan on a large table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,22 +20,34 @@
 
 #include <sqlite3.h>
 
+#include "intern.h"
 #include "vigil.h"
 
 #define TOP_N 10
 #define CURVE_SUBJECTS 6
 #define BUCKETS 40
 #define CURVE_POINTS 2000
+#define NO_EXE UINT32_MAX
 
 struct subj_row {
-	char *exe;
+	const char *exe;	/* in report.exes */
+	uint32_t id;		/* its id there */
 	long long learned, denied, records;
-	long long first_ms, last_ms, last_new_ms;
+	long long first_ms, last_ms, last_new_ms;	/* last_new_ms -1: none */
 };
 
 struct top_row {
-	char *name;
+	const char *name;	/* in report.exes or report.objects */
 	long long n;
+};
+
+/* The window's records in scan order: what the charts are drawn from. */
+struct rows {
+	long long *time_ms;
+	uint32_t *exe;		/* id in report.exes, NO_EXE for none */
+	unsigned char *denied;	/* verdict would-deny */
+	long long *seq;		/* only when the window is the whole table */
+	size_t n, cap;
 };
 
 struct report {
@@ -40,14 +56,26 @@ struct report {
 	char *const *subjects;
 	size_t nsubjects;
 	long long since_ms, until_ms;
-	struct subj_row *subj;
-	size_t nsubj;
+	struct subj_row *subj;	/* by id while scanning, then sorted */
+	size_t nsubj, subj_cap;
 	struct top_row top_subj[TOP_N], top_obj[TOP_N];
 	size_t ntop_subj, ntop_obj;
 	long long records, learned, denied, first_ms, last_ms;
 	long long snap_tuples, snap_missing;
 	bool have_snap;
 	long long seq_gaps;	/* -1: not computable (several boots) */
+
+	struct strtab exes, objects, opaccs;	/* opaccs: "op access" */
+	long long *obj_records;			/* by object id */
+	size_t obj_cap;
+	long long null_exe_records;		/* exe IS NULL */
+	struct pairset tuples;	/* (object, op access) x (exe, verdict) */
+	struct rows rows;
+	bool whole;		/* no --since, --until or --subject */
+	char *first_node;	/* whole: the first record's node */
+	bool nodes_differ;
+	char *key;		/* scratch for "op access" */
+	size_t key_cap;
 };
 
 /* Bind the window and the subjects to the ? of r->where, from index i. */
@@ -75,94 +103,307 @@ static int prepare(const struct report *r, const char *fmt, sqlite3_stmt **st)
 	return 0;
 }
 
-static char *dup_col(sqlite3_stmt *st, int c)
+static const char *col_text(sqlite3_stmt *st, int c)
 {
-	const unsigned char *s = sqlite3_column_text(st, c);
-
-	return strdup(s ? (const char *)s : "?");
+	return (const char *)sqlite3_column_text(st, c);
 }
 
-static int load_tops(struct report *r, const char *col, struct top_row *t,
-		     size_t *n)
+static int rows_append(struct report *r, long long t, uint32_t exe,
+		       bool denied, long long seq)
 {
-	char fmt[512];
-	sqlite3_stmt *st;
+	struct rows *w = &r->rows;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 1024;
+		long long *tm = realloc(w->time_ms, cap * sizeof(*tm));
+		uint32_t *ex;
+		unsigned char *dn;
+
+		if (!tm)
+			return -ENOMEM;
+		w->time_ms = tm;
+		ex = realloc(w->exe, cap * sizeof(*ex));
+		if (!ex)
+			return -ENOMEM;
+		w->exe = ex;
+		dn = realloc(w->denied, cap);
+		if (!dn)
+			return -ENOMEM;
+		w->denied = dn;
+		if (r->whole) {
+			long long *sq = realloc(w->seq, cap * sizeof(*sq));
+
+			if (!sq)
+				return -ENOMEM;
+			w->seq = sq;
+		}
+		w->cap = cap;
+	}
+	w->time_ms[w->n] = t;
+	w->exe[w->n] = exe;
+	w->denied[w->n] = denied;
+	if (r->whole)
+		w->seq[w->n] = seq;
+	w->n++;
+	return 0;
+}
+
+/* Arrays indexed by a strtab's ids follow its capacity. */
+static int fit(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 64;
+	while (c <= n)
+		c *= 2;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+static int scan_exe(struct report *r, const char *exe, uint32_t oid,
+		    const char *op, const char *access, bool denied,
+		    long long t, uint32_t *ret_id)
+{
+	size_t lo = strlen(op), la = strlen(access);
+	struct subj_row *s;
+	uint32_t id, aid;
 	int rc;
 
-	snprintf(fmt, sizeof(fmt), "SELECT coalesce(%s, '?'), count(*) FROM "
-		 "records WHERE 1 %%s GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT %d",
-		 col, TOP_N);
-	rc = prepare(r, fmt, &st);
-	if (rc)
+	rc = strtab_intern(&r->exes, exe, strlen(exe), &id);
+	if (rc < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < TOP_N) {
-		t[*n].name = dup_col(st, 0);
-		t[*n].n = sqlite3_column_int64(st, 1);
-		(*n)++;
+	if (rc) {
+		void *p = r->subj;
+
+		if (fit(&p, &r->subj_cap, id, sizeof(*s)))
+			return -ENOMEM;
+		r->subj = p;
+		r->subj[id] = (struct subj_row){
+			.exe = r->exes.names[id], .id = id,
+			.first_ms = t, .last_ms = t, .last_new_ms = LLONG_MIN,
+		};
+		r->nsubj = id + 1;
 	}
+	s = &r->subj[id];
+	s->records++;
+	if (t < s->first_ms)
+		s->first_ms = t;
+	if (t > s->last_ms)
+		s->last_ms = t;
+	if (!denied && t > s->last_new_ms)
+		s->last_new_ms = t;
+
+	/* Distinct accesses: (exe, verdict, op access, object). */
+	if (lo + la + 2 > r->key_cap) {
+		char *k = realloc(r->key, lo + la + 64);
+
+		if (!k)
+			return -ENOMEM;
+		r->key = k;
+		r->key_cap = lo + la + 64;
+	}
+	memcpy(r->key, op, lo);
+	r->key[lo] = ' ';
+	memcpy(r->key + lo + 1, access, la);
+	rc = strtab_intern(&r->opaccs, r->key, lo + 1 + la, &aid);
+	if (rc < 0)
+		return rc;
+	rc = pairset_add(&r->tuples, (uint64_t)oid << 32 | aid,
+			 ((uint64_t)id << 1 | denied) + 1);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		(*(denied ? &s->denied : &s->learned))++;
+	*ret_id = id;
+	return 0;
+}
+
+static int scan_row(struct report *r, sqlite3_stmt *st)
+{
+	const char *exe = col_text(st, 0), *verdict = col_text(st, 1);
+	const char *op = col_text(st, 2), *access = col_text(st, 3);
+	const char *object = col_text(st, 4), *node;
+	long long t = sqlite3_column_int64(st, 5);
+	bool denied = verdict && !strcmp(verdict, "would-deny");
+	uint32_t oid, xid = NO_EXE;
+	int rc;
+
+	if (!object)
+		object = "?";
+	rc = strtab_intern(&r->objects, object, strlen(object), &oid);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		void *p = r->obj_records;
+
+		if (fit(&p, &r->obj_cap, oid, sizeof(*r->obj_records)))
+			return -ENOMEM;
+		r->obj_records = p;
+		r->obj_records[oid] = 0;
+	}
+	r->obj_records[oid]++;
+	if (exe) {
+		rc = scan_exe(r, exe, oid, op ? op : "", access ? access : "",
+			      denied, t, &xid);
+		if (rc)
+			return rc;
+	} else {
+		r->null_exe_records++;
+	}
+	if (r->whole) {
+		node = col_text(st, 7);
+		node = node ? node : "";
+		if (!r->first_node) {
+			r->first_node = strdup(node);
+			if (!r->first_node)
+				return -ENOMEM;
+		} else if (!r->nodes_differ && strcmp(node, r->first_node)) {
+			r->nodes_differ = true;
+		}
+	}
+	return rows_append(r, t, xid, denied, sqlite3_column_int64(st, 6));
+}
+
+/* Ranked by records, then name (SQL's ORDER BY n DESC, name). */
+static bool ranks_before(long long n, const char *name, const struct top_row *t)
+{
+	return n > t->n || (n == t->n && strcmp(name, t->name) < 0);
+}
+
+static void top_offer(struct top_row *t, size_t *nt, const char *name,
+		      long long n)
+{
+	size_t i;
+
+	if (*nt == TOP_N && !ranks_before(n, name, &t[TOP_N - 1]))
+		return;
+	i = *nt < TOP_N ? (*nt)++ : TOP_N - 1;
+	for (; i > 0 && ranks_before(n, name, &t[i - 1]); i--)
+		t[i] = t[i - 1];
+	t[i] = (struct top_row){ .name = name, .n = n };
+}
+
+static int cmp_subj(const void *a, const void *b)
+{
+	const struct subj_row *x = a, *y = b;
+
+	if (x->records != y->records)
+		return x->records > y->records ? -1 : 1;
+	return strcmp(x->exe, y->exe);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool sorted_ll(const long long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < v[i - 1])
+			return false;
+	return true;
+}
+
+/* Seq gaps of the whole table: max(seq) - distinct seqs, when no seq
+ * repeats and all records come from one node (one boot). */
+static int seq_gaps_sql(struct report *r)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT count(*), count(DISTINCT seq), "
+			       "coalesce(max(seq), 0), count(DISTINCT node) "
+			       "FROM records", -1, &st, NULL) != SQLITE_OK) {
+		p_err("report: %s", sqlite3_errmsg(r->db));
+		return -EIO;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1) &&
+	    sqlite3_column_int64(st, 3) <= 1)
+		r->seq_gaps = sqlite3_column_int64(st, 2) -
+			      sqlite3_column_int64(st, 1);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -EIO;
+	return 0;
+}
+
+static void seq_gaps_scanned(struct report *r)
+{
+	long long *seq = r->rows.seq;
+	size_t n = r->rows.n, i, distinct = n ? 1 : 0;
+
+	if (r->nodes_differ)
+		return;
+	if (!sorted_ll(seq, n))
+		qsort(seq, n, sizeof(*seq), cmp_ll);
+	for (i = 1; i < n; i++)
+		distinct += seq[i] != seq[i - 1];
+	if (distinct == n)
+		r->seq_gaps = (n ? seq[n - 1] : 0) - (long long)distinct;
 }
 
 static int load(struct report *r)
 {
 	sqlite3_stmt *st;
-	size_t cap = 0;
+	long long q;
+	size_t i;
 	int rc;
 
-	rc = prepare(r, "SELECT exe, "
-		     "count(DISTINCT CASE WHEN verdict = 'learned' THEN op || ' ' || access || ' ' || coalesce(object, '?') END), "
-		     "count(DISTINCT CASE WHEN verdict = 'would-deny' THEN op || ' ' || access || ' ' || coalesce(object, '?') END), "
-		     "count(*), min(time_ms), max(time_ms), "
-		     "max(CASE WHEN verdict = 'learned' THEN time_ms END) "
-		     "FROM records WHERE exe IS NOT NULL %s GROUP BY exe "
-		     "ORDER BY count(*) DESC, exe", &st);
+	r->whole = r->since_ms == LLONG_MIN && r->until_ms == LLONG_MAX &&
+		   !r->nsubjects;
+	rc = prepare(r, "SELECT exe, verdict, op, access, object, time_ms, "
+		     "seq, node FROM records WHERE 1 %s", &st);
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct subj_row *s;
-
-		if (r->nsubj == cap) {
-			cap = cap ? 2 * cap : 16;
-			s = realloc(r->subj, cap * sizeof(*s));
-			if (!s) {
-				sqlite3_finalize(st);
-				return -ENOMEM;
-			}
-			r->subj = s;
+		rc = scan_row(r, st);
+		if (rc) {
+			sqlite3_finalize(st);
+			p_err("report: %s", strerror(-rc));
+			return rc;
 		}
-		s = &r->subj[r->nsubj++];
-		s->exe = dup_col(st, 0);
-		s->learned = sqlite3_column_int64(st, 1);
-		s->denied = sqlite3_column_int64(st, 2);
-		s->records = sqlite3_column_int64(st, 3);
-		s->first_ms = sqlite3_column_int64(st, 4);
-		s->last_ms = sqlite3_column_int64(st, 5);
-		s->last_new_ms = sqlite3_column_type(st, 6) == SQLITE_NULL ?
-				 -1 : sqlite3_column_int64(st, 6);
-		r->records += s->records;
-		r->learned += s->learned;
-		r->denied += s->denied;
-		if (r->nsubj == 1 || s->first_ms < r->first_ms)
-			r->first_ms = s->first_ms;
-		if (s->last_ms > r->last_ms)
-			r->last_ms = s->last_ms;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
+		p_err("report: %s", sqlite3_errmsg(r->db));
 		return -EIO;
-	/* All records, also those without an executable (kernel threads). */
-	rc = prepare(r, "SELECT count(*) FROM records WHERE 1 %s", &st);
-	if (rc)
-		return rc;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r->records = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	rc = load_tops(r, "exe", r->top_subj, &r->ntop_subj);
-	if (!rc)
-		rc = load_tops(r, "object", r->top_obj, &r->ntop_obj);
-	if (rc)
-		return rc;
+	}
+	r->records = (long long)r->rows.n;
+
+	for (i = 0; i < r->nsubj; i++) {
+		struct subj_row *s = &r->subj[i];
+
+		if (s->last_new_ms == LLONG_MIN)
+			s->last_new_ms = -1;
+		r->learned += s->learned;
+		r->denied += s->denied;
+		if (!i || s->first_ms < r->first_ms)
+			r->first_ms = s->first_ms;
+		if (!i || s->last_ms > r->last_ms)
+			r->last_ms = s->last_ms;
+		/* Records without an executable count as '?'. */
+		q = s->records;
+		if (!strcmp(s->exe, "?"))
+			q += r->null_exe_records;
+		top_offer(r->top_subj, &r->ntop_subj, s->exe, q);
+	}
+	if (r->null_exe_records && strtab_find(&r->exes, "?", 1) < 0)
+		top_offer(r->top_subj, &r->ntop_subj, "?", r->null_exe_records);
+	for (i = 0; i < r->objects.n; i++)
+		top_offer(r->top_obj, &r->ntop_obj, r->objects.names[i],
+			  r->obj_records[i]);
+	if (r->nsubj > 1)
+		qsort(r->subj, r->nsubj, sizeof(*r->subj), cmp_subj);
 
 	/* Loss: the latest snapshot's unmatched tuples, and seq gaps. */
 	if (sqlite3_prepare_v2(r->db, "SELECT tuples, missing FROM snapshots "
@@ -176,16 +417,9 @@ static int load(struct report *r)
 		sqlite3_finalize(st);
 	}
 	r->seq_gaps = -1;
-	if (sqlite3_prepare_v2(r->db, "SELECT count(*), count(DISTINCT seq), "
-			       "coalesce(max(seq), 0), count(DISTINCT node) "
-			       "FROM records", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1) &&
-		    sqlite3_column_int64(st, 3) <= 1)
-			r->seq_gaps = sqlite3_column_int64(st, 2) -
-				      sqlite3_column_int64(st, 1);
-		sqlite3_finalize(st);
-	}
+	if (!r->whole)
+		return seq_gaps_sql(r);
+	seq_gaps_scanned(r);
 	return 0;
 }
 
@@ -212,27 +446,24 @@ static const char *iso(long long ms, char *buf, size_t size)
 
 /* ---- data files and charts ---------------------------------------------- */
 
-static int write_series(struct report *r, const char *path, const char *verdict,
+static int write_series(struct report *r, const char *path, bool denied_only,
 			long long bucket_ms)
 {
 	long long counts[BUCKETS + 1] = { 0 };
-	sqlite3_stmt *st;
+	const struct rows *w = &r->rows;
+	size_t k;
 	FILE *f;
-	int rc, i;
+	int i;
 
-	rc = prepare(r, "SELECT time_ms, verdict FROM records WHERE 1 %s", &st);
-	if (rc)
-		return rc;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *v = (const char *)sqlite3_column_text(st, 1);
-		long long t = sqlite3_column_int64(st, 0) - r->first_ms;
+	for (k = 0; k < w->n; k++) {
+		long long t = w->time_ms[k] - r->first_ms;
 
-		if (verdict && (!v || strcmp(v, verdict)))
+		if (denied_only && !w->denied[k])
 			continue;
-		i = (int)(t / bucket_ms);
-		counts[i < 0 ? 0 : i > BUCKETS ? BUCKETS : i]++;
+		i = t < 0 ? 0 : t / bucket_ms > BUCKETS ? BUCKETS :
+		    (int)(t / bucket_ms);
+		counts[i]++;
 	}
-	sqlite3_finalize(st);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
@@ -243,71 +474,90 @@ static int write_series(struct report *r, const char *path, const char *verdict,
 	return fclose(f) ? -errno : 0;
 }
 
+/* One discovery curve: the learned records of a subject, times sorted. At
+ * most about CURVE_POINTS points: a point when x has moved by
+ * 1/CURVE_POINTS of the window since the last one (the count there is
+ * exact), and the last sighting. */
+static void write_curve(const struct report *r, FILE *f, long long *t,
+			size_t n, bool first)
+{
+	long long x = 0, last_x = -1, step = (r->last_ms - r->first_ms) /
+					     CURVE_POINTS;
+	bool held = false;
+	size_t k;
+
+	if (!sorted_ll(t, n))
+		qsort(t, n, sizeof(*t), cmp_ll);
+	fprintf(f, "%s0 0\n", first ? "" : "\n\n");
+	for (k = 0; k < n; k++) {
+		x = t[k] - r->first_ms;
+		if (last_x < 0 || x - last_x >= step) {
+			fprintf(f, "%.3f %lld\n", x / 1000.0, (long long)k + 1);
+			last_x = x;
+			held = false;
+		} else {
+			held = true;
+		}
+	}
+	if (held)
+		fprintf(f, "%.3f %lld\n", x / 1000.0, (long long)n);
+	fprintf(f, "%.3f %lld\n", (r->last_ms - r->first_ms) / 1000.0,
+		(long long)n);
+}
+
 static int write_curves(struct report *r, const char *path, char *titles,
 			size_t tsize, int *nblocks)
 {
-	sqlite3_stmt *st = NULL;
-	size_t k, tl = 0;
+	const struct subj_row *pick[CURVE_SUBJECTS];
+	long long *times[CURVE_SUBJECTS] = { NULL };
+	size_t len[CURVE_SUBJECTS] = { 0 }, k, tl = 0;
+	int n = 0, c, rc = 0;
 	FILE *f;
-	int rc;
 
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	titles[0] = '\0';
-	*nblocks = 0;
-	for (k = 0; k < r->nsubj && *nblocks < CURVE_SUBJECTS; k++) {
-		long long n = 0, x = 0, last_x, step;
-		bool held = false;
-		const char *base;
-		char *p;
-
+	/* The busiest subjects that learned something. */
+	for (k = 0; k < r->nsubj && n < CURVE_SUBJECTS; k++) {
 		if (!r->subj[k].learned)
 			continue;
-		rc = prepare(r, "SELECT time_ms FROM records WHERE verdict = "
-			     "'learned' AND exe = ?99 %s ORDER BY time_ms", &st);
-		if (rc)
+		times[n] = malloc(r->subj[k].records * sizeof(**times));
+		if (!times[n]) {
+			rc = -ENOMEM;
 			goto out;
-		sqlite3_bind_text(st, 99, r->subj[k].exe, -1, SQLITE_STATIC);
-		fprintf(f, "%s0 0\n", *nblocks ? "\n\n" : "");
-		/* At most about CURVE_POINTS points a curve: a point when x
-		 * has moved by 1/CURVE_POINTS of the window since the last
-		 * one (the count there is exact), and the last sighting. */
-		last_x = -1;
-		step = (r->last_ms - r->first_ms) / CURVE_POINTS;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			x = sqlite3_column_int64(st, 0) - r->first_ms;
-			n++;
-			if (last_x < 0 || x - last_x >= step) {
-				fprintf(f, "%.3f %lld\n", x / 1000.0, n);
-				last_x = x;
-				held = false;
-			} else {
-				held = true;
-			}
 		}
-		if (held)
-			fprintf(f, "%.3f %lld\n", x / 1000.0, n);
-		fprintf(f, "%.3f %lld\n", (r->last_ms - r->first_ms) / 1000.0,
-			n);
-		sqlite3_finalize(st);
-		st = NULL;
+		pick[n++] = &r->subj[k];
+	}
+	for (k = 0; k < r->rows.n; k++) {
+		if (r->rows.exe[k] == NO_EXE || r->rows.denied[k])
+			continue;
+		for (c = 0; c < n; c++)
+			if (pick[c]->id == r->rows.exe[k])
+				times[c][len[c]++] = r->rows.time_ms[k];
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	titles[0] = '\0';
+	for (c = 0; c < n; c++) {
+		const char *base = strrchr(pick[c]->exe, '/');
+		char *p;
+
+		write_curve(r, f, times[c], len[c], !c);
 		/* gnuplot's word() splits on spaces: the legend uses the
 		 * basename with spaces and quotes replaced. */
-		base = strrchr(r->subj[k].exe, '/');
-		base = base ? base + 1 : r->subj[k].exe;
+		base = base ? base + 1 : pick[c]->exe;
 		tl += snprintf(titles + tl, tl < tsize ? tsize - tl : 0, "%s%s",
-			       *nblocks ? " " : "", base);
+			       c ? " " : "", base);
 		for (p = titles; tl < tsize && *p; p++)
 			if (*p == '"' || *p == '\'' || *p == '\\')
 				*p = '_';
-		(*nblocks)++;
 	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	if (fclose(f) && !rc)
+	*nblocks = n;
+	if (fclose(f))
 		rc = -errno;
+out:
+	for (c = 0; c < CURVE_SUBJECTS; c++)
+		free(times[c]);
 	return rc;
 }
 
@@ -362,14 +612,24 @@ static const char *reports_dir(void)
 	return "/usr/local/share/vigil/reports";
 }
 
-/* Run gnuplot on reports/SCRIPT with -e VARS; the SVG must appear. */
-static int gnuplot(const char *script, const char *vars, const char *svg)
+/* The charts' gnuplot runs, started together and waited for together. */
+struct plots {
+	struct {
+		pid_t pid;
+		char script[64], svg[PATH_MAX];
+	} run[8];
+	size_t n;
+};
+
+/* Start gnuplot on reports/SCRIPT with -e VARS, to write SVG. */
+static int gnuplot(struct plots *p, const char *script, const char *vars,
+		   const char *svg)
 {
 	char gp[2 * PATH_MAX + 64];
-	struct stat sb;
 	pid_t pid;
-	int st;
 
+	if (p->n == ARRAY_SIZE(p->run))
+		return -E2BIG;
 	snprintf(gp, sizeof(gp), "%s/%s", reports_dir(), script);
 	pid = fork();
 	if (pid < 0)
@@ -379,32 +639,55 @@ static int gnuplot(const char *script, const char *vars, const char *svg)
 		execlp("gnuplot", "gnuplot", "-e", vars, gp, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		p_err("report: gnuplot %s failed (exit %d)%s", gp,
-		      WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-		      WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-		      ": install gnuplot-nox" : "");
-		return -EIO;
-	}
-	if (stat(svg, &sb) || !sb.st_size) {
-		p_err("report: gnuplot wrote no %s", svg);
-		return -EIO;
-	}
+	p->run[p->n].pid = pid;
+	snprintf(p->run[p->n].script, sizeof(p->run[p->n].script), "%s",
+		 script);
+	snprintf(p->run[p->n].svg, sizeof(p->run[p->n].svg), "%s", svg);
+	p->n++;
 	return 0;
 }
 
-static int charts(struct report *r, const char *dir)
+/* Wait for every run started; each must exit 0 having written its SVG. */
+static int gnuplot_wait(struct plots *p)
+{
+	struct stat sb;
+	int rc = 0, st;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (waitpid(p->run[i].pid, &st, 0) < 0) {
+			rc = rc ? rc : -errno;
+			continue;
+		}
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			p_err("report: gnuplot %s/%s failed (exit %d)%s",
+			      reports_dir(), p->run[i].script,
+			      WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			      WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+			      ": install gnuplot-nox" : "");
+			rc = -EIO;
+		} else if (stat(p->run[i].svg, &sb) || !sb.st_size) {
+			p_err("report: gnuplot wrote no %s", p->run[i].svg);
+			rc = -EIO;
+		}
+	}
+	p->n = 0;
+	return rc;
+}
+
+/* Write the data files and start gnuplot on each. */
+static int draw(struct report *r, const char *dir, struct plots *p)
 {
 	char data[PATH_MAX], svg[PATH_MAX], vars[3 * PATH_MAX + 1024];
 	char titles[1024];
 	long long span = r->last_ms - r->first_ms, bucket;
 	static const struct {
-		const char *name, *verdict, *title, *ylabel;
+		const char *name;
+		bool denied_only;
+		const char *title, *ylabel;
 	} series[] = {
-		{ "records", NULL, "Records over time (first sightings and would-be denials)", "records" },
-		{ "denials", "would-deny", "Would-be denials over time (observe mode)", "would-be denials" },
+		{ "records", false, "Records over time (first sightings and would-be denials)", "records" },
+		{ "denials", true, "Would-be denials over time (observe mode)", "would-be denials" },
 	};
 	int rc, nblocks = 0;
 	size_t i;
@@ -433,7 +716,7 @@ static int charts(struct report *r, const char *dir)
 	}
 	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
 		 "titles='%s'; nblocks=%d", data, svg, titles, nblocks);
-	rc = gnuplot("discovery.gp", vars, svg);
+	rc = gnuplot(p, "discovery.gp", vars, svg);
 	if (rc)
 		return rc;
 
@@ -441,13 +724,13 @@ static int charts(struct report *r, const char *dir)
 		snprintf(data, sizeof(data), "%s/data/%s.dat", dir,
 			 series[i].name);
 		snprintf(svg, sizeof(svg), "%s/%s.svg", dir, series[i].name);
-		rc = write_series(r, data, series[i].verdict, bucket);
+		rc = write_series(r, data, series[i].denied_only, bucket);
 		if (rc)
 			return rc;
 		snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
 			 "title_text='%s'; ylabel_text='%s per %.0f s'", data,
 			 svg, series[i].title, series[i].ylabel, bucket / 1000.0);
-		rc = gnuplot("timeline.gp", vars, svg);
+		rc = gnuplot(p, "timeline.gp", vars, svg);
 		if (rc)
 			return rc;
 	}
@@ -459,7 +742,7 @@ static int charts(struct report *r, const char *dir)
 		return rc;
 	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
 		 "title_text='Top subjects'; ylabel_text='records'", data, svg);
-	rc = gnuplot("bars.gp", vars, svg);
+	rc = gnuplot(p, "bars.gp", vars, svg);
 	if (rc)
 		return rc;
 	snprintf(data, sizeof(data), "%s/data/top-objects.dat", dir);
@@ -469,7 +752,16 @@ static int charts(struct report *r, const char *dir)
 		return rc;
 	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
 		 "title_text='Top objects'; ylabel_text='records'", data, svg);
-	return gnuplot("bars.gp", vars, svg);
+	return gnuplot(p, "bars.gp", vars, svg);
+}
+
+
+static int charts(struct report *r, const char *dir)
+{
+	struct plots plots = { .n = 0 };
+	int rc = draw(r, dir, &plots), wrc = gnuplot_wait(&plots);
+
+	return rc ? rc : wrc;
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -740,15 +1032,18 @@ int report_parse_time(const char *s, long long *ret_ms)
 
 static void report_free(struct report *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nsubj; i++)
-		free(r->subj[i].exe);
 	free(r->subj);
-	for (i = 0; i < r->ntop_subj; i++)
-		free(r->top_subj[i].name);
-	for (i = 0; i < r->ntop_obj; i++)
-		free(r->top_obj[i].name);
+	free(r->obj_records);
+	strtab_free(&r->exes);
+	strtab_free(&r->objects);
+	strtab_free(&r->opaccs);
+	pairset_free(&r->tuples);
+	free(r->rows.time_ms);
+	free(r->rows.exe);
+	free(r->rows.denied);
+	free(r->rows.seq);
+	free(r->first_node);
+	free(r->key);
 	free(r->where);
 }
 
