@@ -49,7 +49,7 @@ policies() {
 subject /usr/bin/cat {
 	file r /etc/*
 }"
-		printf '%s\n' "$pol" | dd of=$VIGIL_FS/policy status=none bs=1M
+		printf '%s\n' "$pol" | dd of=$VIGIL_FS/policy status=none bs=1M iflag=fullblock
 		case $((i % 3)) in
 		0) echo learn > $VIGIL_FS/mode ;;
 		1) echo observe > $VIGIL_FS/mode ;;
