@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 
 #include "intern.h"
 
 #define BLOCK_SIZE (1u << 20)
+#define HUGE_SIZE (2u << 20)
 
 struct strtab_block {
 	struct strtab_block *next;
@@ -27,6 +29,43 @@ struct strtab_slot {
 };
 
 static uint64_t seed;
+
+void *table_alloc(size_t size)
+{
+	void *p;
+
+	if (size < HUGE_SIZE)
+		return calloc(1, size);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, size, MADV_HUGEPAGE);	/* a hint: may be refused */
+	return p;
+}
+
+void table_free(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (size < HUGE_SIZE)
+		free(p);
+	else
+		munmap(p, size);
+}
+
+int table_grow(void **p, size_t old, size_t new)
+{
+	void *q = table_alloc(new);
+
+	if (!q)
+		return -ENOMEM;
+	if (*p)
+		memcpy(q, *p, old < new ? old : new);
+	table_free(*p, old);
+	*p = q;
+	return 0;
+}
 
 static uint64_t mix(uint64_t h)
 {
@@ -99,7 +138,7 @@ static uint32_t stored_id(const char *name)
 static int strtab_grow(struct strtab *t)
 {
 	size_t nslots = t->nslots ? 2 * t->nslots : 64, i, j;
-	struct strtab_slot *slots = calloc(nslots, sizeof(*slots));
+	struct strtab_slot *slots = table_alloc(nslots * sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
@@ -111,7 +150,7 @@ static int strtab_grow(struct strtab *t)
 			;
 		slots[j] = t->slots[i];
 	}
-	free(t->slots);
+	table_free(t->slots, t->nslots * sizeof(*slots));
 	t->slots = slots;
 	t->nslots = nslots;
 	return 0;
@@ -186,7 +225,7 @@ void strtab_free(struct strtab *t)
 		free(b);
 	}
 	free(t->names);
-	free(t->slots);
+	table_free(t->slots, t->nslots * sizeof(*t->slots));
 	memset(t, 0, sizeof(*t));
 }
 
@@ -198,7 +237,7 @@ static size_t pair_slot(uint64_t a, uint64_t b, size_t nslots)
 static int pairset_grow(struct pairset *s)
 {
 	size_t nslots = s->nslots ? 2 * s->nslots : 64, i, j;
-	uint64_t (*slots)[2] = calloc(nslots, sizeof(*slots));
+	uint64_t (*slots)[2] = table_alloc(nslots * sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
@@ -211,7 +250,7 @@ static int pairset_grow(struct pairset *s)
 		slots[j][0] = s->slots[i][0];
 		slots[j][1] = s->slots[i][1];
 	}
-	free(s->slots);
+	table_free(s->slots, s->nslots * sizeof(*slots));
 	s->slots = slots;
 	s->nslots = nslots;
 	return 0;
@@ -237,6 +276,6 @@ int pairset_add(struct pairset *s, uint64_t a, uint64_t b)
 
 void pairset_free(struct pairset *s)
 {
-	free(s->slots);
+	table_free(s->slots, s->nslots * sizeof(*s->slots));
 	memset(s, 0, sizeof(*s));
 }

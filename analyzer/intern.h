@@ -18,7 +18,8 @@ struct strtab_slot;
  * strtab_free. Zero-initialise before use. */
 struct strtab {
 	char **names;
-	struct strtab_slot *slots;	/* open addressing, name NULL: empty */
+	struct strtab_slot *slots;	/* open addressing, name NULL: empty;
+					 * table_alloc'ed */
 	size_t n, cap, nslots;
 	struct strtab_block *blocks;
 	char *next;			/* free space in blocks */
@@ -32,9 +33,20 @@ int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id);
 long long strtab_find(const struct strtab *t, const char *s, size_t len);
 void strtab_free(struct strtab *t);
 
+/*
+ * Zeroed memory for large tables: from 2 MiB an anonymous mapping with
+ * transparent huge pages asked for (a table filled at random otherwise
+ * takes a page fault and a TLB miss per 4 KiB); calloc below. Free with
+ * table_free and the same size.
+ */
+void *table_alloc(size_t size);
+void table_free(void *p, size_t size);
+/* Grow a table_alloc'ed array from old to new bytes (contents kept). */
+int table_grow(void **p, size_t old, size_t new);
+
 /* A set of (a, b) pairs of 64-bit integers, b never 0. Zero-initialise. */
 struct pairset {
-	uint64_t (*slots)[2];
+	uint64_t (*slots)[2];		/* table_alloc'ed */
 	size_t n, nslots;
 };
 

@@ -47,7 +47,7 @@ struct rows {
 	uint32_t *exe;		/* id in report.exes, NO_EXE for none */
 	unsigned char *denied;	/* verdict would-deny */
 	long long *seq;		/* only when the window is the whole table */
-	size_t n, cap;
+	size_t n, cap, hint;	/* table_alloc'ed; hint: max(id) */
 };
 
 struct report {
@@ -108,37 +108,41 @@ static const char *col_text(sqlite3_stmt *st, int c)
 	return (const char *)sqlite3_column_text(st, c);
 }
 
+/* The arrays grow by doubling from the first capacity, an upper bound of
+ * the rows (max(id)): mapped, so the part never written costs nothing. */
+static int rows_grow(struct report *r)
+{
+	struct rows *w = &r->rows;
+	size_t cap = w->cap ? 2 * w->cap : w->hint > 1024 ? w->hint : 1024;
+
+	if (table_grow((void **)&w->time_ms, w->cap * sizeof(*w->time_ms),
+		       cap * sizeof(*w->time_ms)) ||
+	    table_grow((void **)&w->exe, w->cap * sizeof(*w->exe),
+		       cap * sizeof(*w->exe)) ||
+	    table_grow((void **)&w->denied, w->cap, cap))
+		return -ENOMEM;
+	if (r->whole && table_grow((void **)&w->seq, w->cap * sizeof(*w->seq),
+				   cap * sizeof(*w->seq)))
+		return -ENOMEM;
+	w->cap = cap;
+	return 0;
+}
+
+static void rows_free(struct rows *w)
+{
+	table_free(w->time_ms, w->cap * sizeof(*w->time_ms));
+	table_free(w->exe, w->cap * sizeof(*w->exe));
+	table_free(w->denied, w->cap);
+	table_free(w->seq, w->seq ? w->cap * sizeof(*w->seq) : 0);
+}
+
 static int rows_append(struct report *r, long long t, uint32_t exe,
 		       bool denied, long long seq)
 {
 	struct rows *w = &r->rows;
 
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		long long *tm = realloc(w->time_ms, cap * sizeof(*tm));
-		uint32_t *ex;
-		unsigned char *dn;
-
-		if (!tm)
-			return -ENOMEM;
-		w->time_ms = tm;
-		ex = realloc(w->exe, cap * sizeof(*ex));
-		if (!ex)
-			return -ENOMEM;
-		w->exe = ex;
-		dn = realloc(w->denied, cap);
-		if (!dn)
-			return -ENOMEM;
-		w->denied = dn;
-		if (r->whole) {
-			long long *sq = realloc(w->seq, cap * sizeof(*sq));
-
-			if (!sq)
-				return -ENOMEM;
-			w->seq = sq;
-		}
-		w->cap = cap;
-	}
+	if (w->n == w->cap && rows_grow(r))
+		return -ENOMEM;
 	w->time_ms[w->n] = t;
 	w->exe[w->n] = exe;
 	w->denied[w->n] = denied;
@@ -361,6 +365,13 @@ static int load(struct report *r)
 
 	r->whole = r->since_ms == LLONG_MIN && r->until_ms == LLONG_MAX &&
 		   !r->nsubjects;
+	if (sqlite3_prepare_v2(r->db, "SELECT coalesce(max(id), 0) FROM records",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int64(st, 0) > 0)
+			r->rows.hint = (size_t)sqlite3_column_int64(st, 0) + 1;
+		sqlite3_finalize(st);
+	}
 	rc = prepare(r, "SELECT exe, verdict, op, access, object, time_ms, "
 		     "seq, node FROM records WHERE 1 %s", &st);
 	if (rc)
@@ -1038,10 +1049,7 @@ static void report_free(struct report *r)
 	strtab_free(&r->objects);
 	strtab_free(&r->opaccs);
 	pairset_free(&r->tuples);
-	free(r->rows.time_ms);
-	free(r->rows.exe);
-	free(r->rows.denied);
-	free(r->rows.seq);
+	rows_free(&r->rows);
 	free(r->first_node);
 	free(r->key);
 	free(r->where);

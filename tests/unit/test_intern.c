@@ -105,12 +105,35 @@ static void test_pairs(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* Large tables are mappings: zeroed, and growing keeps the contents. */
+static void test_table_alloc(void **state)
+{
+	size_t small = 1000, big = 3 << 20, bigger = 8 << 20, i;
+	unsigned char *p = table_alloc(small);
+
+	(void)state;
+	assert_non_null(p);
+	for (i = 0; i < small; i++)
+		assert_int_equal(p[i], 0);
+	memset(p, 7, small);
+	assert_int_equal(table_grow((void **)&p, small, big), 0);
+	for (i = 0; i < big; i++)
+		assert_int_equal(p[i], i < small ? 7 : 0);
+	memset(p, 9, big);
+	assert_int_equal(table_grow((void **)&p, big, bigger), 0);
+	assert_int_equal(p[big - 1], 9);
+	assert_int_equal(p[big], 0);
+	assert_int_equal(p[bigger - 1], 0);
+	table_free(p, bigger);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_table_alloc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
