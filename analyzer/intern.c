@@ -54,19 +54,6 @@ void table_free(void *p, size_t size)
 		munmap(p, size);
 }
 
-int table_grow(void **p, size_t old, size_t new)
-{
-	void *q = table_alloc(new);
-
-	if (!q)
-		return -ENOMEM;
-	if (*p)
-		memcpy(q, *p, old < new ? old : new);
-	table_free(*p, old);
-	*p = q;
-	return 0;
-}
-
 static uint64_t mix(uint64_t h)
 {
 	h ^= h >> 33;

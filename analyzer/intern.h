@@ -41,8 +41,6 @@ void strtab_free(struct strtab *t);
  */
 void *table_alloc(size_t size);
 void table_free(void *p, size_t size);
-/* Grow a table_alloc'ed array from old to new bytes (contents kept). */
-int table_grow(void **p, size_t old, size_t new);
 
 /* A set of (a, b) pairs of 64-bit integers, b never 0. Zero-initialise. */
 struct pairset {

@@ -108,32 +108,47 @@ static const char *col_text(sqlite3_stmt *st, int c)
 	return (const char *)sqlite3_column_text(st, c);
 }
 
-/* The arrays grow by doubling from the first capacity, an upper bound of
- * the rows (max(id)): mapped, so the part never written costs nothing. */
-static int rows_grow(struct report *r)
-{
-	struct rows *w = &r->rows;
-	size_t cap = w->cap ? 2 * w->cap : w->hint > 1024 ? w->hint : 1024;
-
-	if (table_grow((void **)&w->time_ms, w->cap * sizeof(*w->time_ms),
-		       cap * sizeof(*w->time_ms)) ||
-	    table_grow((void **)&w->exe, w->cap * sizeof(*w->exe),
-		       cap * sizeof(*w->exe)) ||
-	    table_grow((void **)&w->denied, w->cap, cap))
-		return -ENOMEM;
-	if (r->whole && table_grow((void **)&w->seq, w->cap * sizeof(*w->seq),
-				   cap * sizeof(*w->seq)))
-		return -ENOMEM;
-	w->cap = cap;
-	return 0;
-}
-
 static void rows_free(struct rows *w)
 {
 	table_free(w->time_ms, w->cap * sizeof(*w->time_ms));
 	table_free(w->exe, w->cap * sizeof(*w->exe));
 	table_free(w->denied, w->cap);
-	table_free(w->seq, w->seq ? w->cap * sizeof(*w->seq) : 0);
+	table_free(w->seq, w->cap * sizeof(*w->seq));
+}
+
+/* The arrays grow by doubling from the first capacity, an upper bound of
+ * the rows (max(id)): mapped, so the part never written costs nothing.
+ * All or nothing: on failure the old arrays stay as they were. */
+static int rows_grow(struct report *r)
+{
+	struct rows *w = &r->rows;
+	size_t cap = w->cap ? 2 * w->cap : w->hint > 1024 ? w->hint : 1024;
+	long long *tm = table_alloc(cap * sizeof(*tm));
+	uint32_t *ex = table_alloc(cap * sizeof(*ex));
+	unsigned char *dn = table_alloc(cap);
+	long long *sq = r->whole ? table_alloc(cap * sizeof(*sq)) : NULL;
+
+	if (!tm || !ex || !dn || (r->whole && !sq)) {
+		table_free(tm, cap * sizeof(*tm));
+		table_free(ex, cap * sizeof(*ex));
+		table_free(dn, cap);
+		table_free(sq, cap * sizeof(*sq));
+		return -ENOMEM;
+	}
+	if (w->n) {
+		memcpy(tm, w->time_ms, w->n * sizeof(*tm));
+		memcpy(ex, w->exe, w->n * sizeof(*ex));
+		memcpy(dn, w->denied, w->n);
+		if (sq)
+			memcpy(sq, w->seq, w->n * sizeof(*sq));
+	}
+	rows_free(w);
+	w->time_ms = tm;
+	w->exe = ex;
+	w->denied = dn;
+	w->seq = sq;
+	w->cap = cap;
+	return 0;
 }
 
 static int rows_append(struct report *r, long long t, uint32_t exe,
