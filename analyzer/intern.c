@@ -12,6 +12,7 @@
 #include <sys/random.h>
 
 #include "intern.h"
+#include "vigil.h"
 
 #define BLOCK_SIZE (1u << 20)
 #define HUGE_SIZE (2u << 20)
@@ -182,15 +183,9 @@ int strtab_intern(struct strtab *t, const char *s, size_t len, uint32_t *id)
 	}
 	if (t->n >= UINT32_MAX - 1)
 		return -ENOMEM;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		char **names = realloc(t->names, cap * sizeof(*names));
-
-		if (!names)
-			return -ENOMEM;
-		t->names = names;
-		t->cap = cap;
-	}
+	if (grow_array((void **)&t->names, &t->cap, t->n + 1,
+		       sizeof(*t->names)))
+		return -ENOMEM;
 	if (2 * (t->n + 1) > t->nslots && strtab_grow(t))
 		return -ENOMEM;
 	slot = lookup(t, s, len, h);

@@ -167,25 +167,6 @@ static int rows_append(struct report *r, long long t, uint32_t exe,
 	return 0;
 }
 
-/* Arrays indexed by a strtab's ids follow its capacity. */
-static int fit(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 64;
-	while (c <= n)
-		c *= 2;
-	p = realloc(*arr, c * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 		    const char *op, const char *access, bool denied,
 		    long long t, uint32_t *ret_id)
@@ -201,7 +182,7 @@ static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 	if (rc) {
 		void *p = r->subj;
 
-		if (fit(&p, &r->subj_cap, id, sizeof(*s)))
+		if (grow_array(&p, &r->subj_cap, id + 1, sizeof(*s)))
 			return -ENOMEM;
 		r->subj = p;
 		r->subj[id] = (struct subj_row){
@@ -262,7 +243,8 @@ static int scan_row(struct report *r, sqlite3_stmt *st)
 	if (rc) {
 		void *p = r->obj_records;
 
-		if (fit(&p, &r->obj_cap, oid, sizeof(*r->obj_records)))
+		if (grow_array(&p, &r->obj_cap, oid + 1,
+			       sizeof(*r->obj_records)))
 			return -ENOMEM;
 		r->obj_records = p;
 		r->obj_records[oid] = 0;

@@ -25,25 +25,6 @@ struct obs {
 	bool exec;		/* some of it was op=exec */
 };
 
-/* Growing arrays. */
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 static void minmax(int64_t *first, int64_t *last, int64_t f, int64_t l)
 {
 	if (!*first || f < *first)
@@ -861,7 +842,7 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 
 	if (!nobs)
 		return 0;
-	rc = grow((void **)&rs->subjects, cap, rs->nsubjects + 1,
+	rc = grow_array((void **)&rs->subjects, cap, rs->nsubjects + 1,
 		  sizeof(*rs->subjects));
 	if (rc)
 		return rc;
@@ -998,7 +979,7 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 		rs.tuples++;
 		rs.snapshot_tuples += nsnap;
 		minmax(&rs.first, &rs.last, o.first, o.last);
-		rc = grow((void **)&obs, &obs_cap, nobs + 1, sizeof(*obs));
+		rc = grow_array((void **)&obs, &obs_cap, nobs + 1, sizeof(*obs));
 		if (rc) {
 			free(o.object);
 			goto out;

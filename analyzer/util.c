@@ -84,6 +84,24 @@ int parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int grow_array(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
 uint64_t fnv1a64(const void *data, size_t len, uint64_t h)
 {
 	const unsigned char *p = data;

@@ -41,6 +41,9 @@ const char *vigil_db_path(void);
 const char *vigil_securityfs(void);
 /* Parse a decimal unsigned number (whole string, no sign): 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t max, uint64_t *ret);
+/* Make *arr (*cap elements of size bytes) hold at least need: capacity
+ * doubled (from 16) and realloc'ed. 0 or -ENOMEM (*arr unchanged). */
+int grow_array(void **arr, size_t *cap, size_t need, size_t size);
 uint64_t fnv1a64(const void *data, size_t len, uint64_t h);
 #define FNV1A64_INIT 0xcbf29ce484222325ULL
 /* Read a whole file up to max bytes (NUL-terminated). 0 or -errno. */
