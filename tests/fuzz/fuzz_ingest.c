@@ -5,7 +5,8 @@
  * header check, auparse, vigil record parser, SQLite store) into an
  * in-memory database, emptied after each input. Checks, beyond ASan/UBSan and leaks: the
  * ingest never fails on bad input (only on a database or memory error),
- * every line is accounted for, and the records table holds exactly the
+ * every line is accounted for exactly (lines read = the input's lines =
+ * records + malformed lines), and the records table holds exactly the
  * rows the counters say were stored. The database and the run (its
  * auparse state and read buffer) are made once, the counters reset and
  * the tables emptied for each input: a fresh database costs 15 ms under
@@ -47,6 +48,26 @@ static int64_t count_rows(const char *sql)
 	return n;
 }
 
+/* The lines of data as the ingest's reader splits them: at each '\n'. */
+static uint64_t count_lines(const uint8_t *data, size_t size)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < size; i++)
+		n += data[i] == '\n';
+	return n + (size && data[size - 1] != '\n');
+}
+
+static uint64_t foreign_total(const struct ingest *in)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < sizeof(in->foreign) / sizeof(in->foreign[0]);
+	     k++)
+		n += in->foreign[k];
+	return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
@@ -75,10 +96,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			vigil_store_errmsg(store));
 		abort();
 	}
-	/* every line is read, and no line yields two records */
-	if (run.in.records > run.in.lines ||
-	    run.in.stored + run.in.duplicates > run.in.records ||
-	    run.in.malformed > run.in.lines)
+	/*
+	 * Every line is read (the input's newlines, plus a last line
+	 * without one), and each is exactly one audit record or one
+	 * malformed line; a record is stored, a duplicate, foreign or
+	 * context, never two of those.
+	 */
+	if (run.in.lines != count_lines(data, size) ||
+	    run.in.records + run.in.malformed != run.in.lines ||
+	    run.in.stored + run.in.duplicates + foreign_total(&run.in) >
+		    run.in.records)
 		abort();
 	if (count_rows("SELECT count(*) FROM records") !=
 	    (int64_t)run.in.stored)

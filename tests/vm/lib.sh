@@ -130,3 +130,22 @@ mkdir -p /tmp/vigil-t
 # kernel_reports: how many warning/bug/sanitizer reports dmesg holds.
 KERNEL_REPORT_RE='WARNING:|BUG:|Oops|general protection|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|sleeping function called from invalid context|suspicious RCU usage|kmemleak: [0-9]+ new suspected|list_add corruption|list_del corruption'
 kernel_reports() { dmesg | grep -cE "$KERNEL_REPORT_RE"; }
+
+# vigil_sentinel [SUBJECT]: after the accesses a test expects NOT to be
+# recorded, make one that must be (SUBJECT, default /usr/bin/cat, reads a
+# file of a fresh name) and wait for its record. Audit keeps the kernel's
+# order, so once the sentinel's record is in the log, any record of the
+# earlier accesses would be too: "nothing was recorded" is then proven,
+# not assumed from a quiet moment. Fails when the sentinel never arrives.
+_t_sentinels=0
+vigil_sentinel() {
+	local f
+	_t_sentinels=$((_t_sentinels + 1))
+	f=/tmp/vigil-t/sentinel.$_t_file.$$.$_t_sentinels
+	echo sentinel > "$f"
+	"${1:-/usr/bin/cat}" "$f" > /dev/null
+	vigil_wait "path=\"$f\"" 10 || {
+		echo "# vigil_sentinel: no record for $f after 10 s" >&2
+		return 1
+	}
+}

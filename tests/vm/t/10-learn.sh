@@ -29,14 +29,17 @@ t_ok "exec of $cat by the shell is recorded" vigil_wait "op=exec access=x .*path
 t_ok "mmap PROT_EXEC of libc by $cat is recorded" \
 	vigil_wait "op=mmap access=m .*exe=\"$cat\" path=\"[^\"]*libc[.-]"
 
-# A write is a different access, so a different tuple.
-"$cat" /etc/hostname > /tmp/vigil-t/10-out
-t_ok "open for write is its own tuple" vigil_wait 'op=open access=w .*path="/tmp/vigil-t/10-out"'
+# A write is a different access, so a different tuple: made by the
+# subject itself (tee opens its file), not by the shell's redirect.
+tee=$(vigil_subject tee)
+"$tee" /tmp/vigil-t/10-out < /etc/hostname > /dev/null
+t_ok "open for write is its own tuple" \
+	vigil_wait "op=open access=w .*exe=\"$tee\" path=\"/tmp/vigil-t/10-out\""
 
 # Off: nothing more is recorded.
 vigil_mode off
 "$cat" /etc/os-release > /dev/null
 vigil_mode learn
-vigil_settle
+t_ok "a sentinel access after the mode is back is recorded" vigil_sentinel "$cat"
 t_is "nothing is recorded while off" "$(vigil_count "exe=\"$cat\" path=\"/etc/os-release\"")" 0
 t_done

@@ -25,7 +25,7 @@ t_match "and returns the file" "$out" '^root:'
 "$cat" /etc/passwd > /dev/null
 t_ok "would-deny recorded for /etc/passwd" \
 	vigil_wait "verdict=would-deny op=open access=r .*exe=\"$cat\" path=\"/etc/passwd\""
-vigil_settle
+t_ok "a sentinel access after them is recorded" vigil_sentinel "$cat"
 t_is "only once for two reads" \
 	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$cat\" path=\"/etc/passwd\"")" 1
 t_is "nothing recorded for the allowed /etc/hostname" \
@@ -42,12 +42,14 @@ t_ok "an unnamed subject falls back to the global mode (learn)" \
 
 # Global observe: unnamed subjects have nothing to be judged against.
 vigil_mode observe
-before=$(vigil_stat events.allowed)
+before=$(awk -v e="$other" '$NF == e { print $2 }' "$VIGIL_FS/subjects")
 "$other" -n1 /etc/os-release > /dev/null
-vigil_settle
+t_ok "a sentinel access (the named subject's would-deny) is recorded" vigil_sentinel "$cat"
 t_is "global observe records nothing for an unnamed subject" \
 	"$(vigil_count "exe=\"$other\" path=\"/etc/os-release\"")" 0
-t_ok "but counts its accesses as allowed" test "$(vigil_stat events.allowed)" -gt "$before"
+after=$(awk -v e="$other" '$NF == e { print $2 }' "$VIGIL_FS/subjects")
+t_ok "but counts that subject's own accesses ($before -> $after events)" \
+	test "${after:-0}" -gt "${before:-0}"
 vigil_mode learn
 
 # Replacing the policy: a new generation judges afresh.
@@ -63,7 +65,7 @@ t_is "the generation moved on" "$(vigil_stat policy.generation)" "$((gen + 1))"
 "$cat" /etc/passwd /etc/group > /dev/null
 t_ok "the new policy's denial (/etc/group) is recorded" \
 	vigil_wait "verdict=would-deny op=open access=r .*exe=\"$cat\" path=\"/etc/group\""
-vigil_settle
+t_ok "a sentinel access after them is recorded" vigil_sentinel "$cat"
 t_is "the now-allowed /etc/passwd is not recorded again" \
 	"$(vigil_count "verdict=would-deny .*exe=\"$cat\" path=\"/etc/passwd\"")" 1
 t_match "the canonical dump reads back" "$(cat $VIGIL_FS/policy)" "file r /etc/\{hostname,passwd\}"

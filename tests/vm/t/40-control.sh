@@ -57,8 +57,16 @@ t_ok "stats is world-readable" setpriv --reuid=65534 --regid=65534 --clear-group
 t_fails "table_kb refuses 0" sh -c "echo 0 > $VIGIL_FS/table_kb"
 t_fails "table_kb refuses garbage" sh -c "echo 12x > $VIGIL_FS/table_kb"
 old_kb=$(cat $VIGIL_FS/table_kb)
+# Fill the table past 64 KiB first, so that shrinking has work to do.
+vigil_mode learn
+"$VIGIL_PROBE" opens /tmp/vigil-t/40-fill 1500 > /dev/null
+t_ok "the table holds more than 64 KiB before shrinking ($(vigil_stat table.bytes) bytes)" \
+	test "$(vigil_stat table.bytes)" -gt 65536
+ev=$(vigil_stat table.evictions)
 t_ok "table_kb accepts 64" sh -c "echo 64 > $VIGIL_FS/table_kb"
 t_ok "the table is within 64 KiB" test "$(vigil_stat table.bytes)" -le 65536
+t_ok "shrinking evicted tuples ($ev -> $(vigil_stat table.evictions))" \
+	test "$(vigil_stat table.evictions)" -gt "$ev"
 t_ok "table_kb restored" sh -c "echo $old_kb > $VIGIL_FS/table_kb"
 echo '# nothing' > $VIGIL_FS/policy
 t_done

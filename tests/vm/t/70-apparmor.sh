@@ -23,8 +23,10 @@ vigil_mode learn
 t_ok "AppArmor allows what the profile allows" "$cat" /etc/hostname
 t_fails "AppArmor still denies /etc/passwd with vigil learning" "$cat" /etc/passwd
 t_ok "vigil learned the allowed read" vigil_wait "exe=\"$cat\" path=\"/etc/hostname\""
-vigil_settle
+t_ok "a sentinel access after the denied read is recorded" vigil_sentinel
 t_is "vigil recorded nothing for the denied read" \
 	"$(vigil_count "exe=\"$cat\" path=\"/etc/passwd\"")" 0
-t_ok "AppArmor logged its own denial" sh -c "grep -a 'apparmor=\"DENIED\"' $AUDIT_LOG | grep -q /etc/passwd"
+t_ok "AppArmor logged its own denial, of this profile, for this read" sh -c \
+	"grep -a 'apparmor=\"DENIED\"' $AUDIT_LOG | grep -a 'operation=\"open\"' |
+	grep -a 'profile=\"vigil-t70\"' | grep -aq 'name=\"/etc/passwd\"'"
 t_done
