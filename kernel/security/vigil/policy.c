@@ -539,3 +539,36 @@ bool vigil_policy_has_modes(const struct vigil_policy *policy)
 {
 	return policy && policy->has_modes;
 }
+
+const struct vigil_policy_subject *
+vigil_policy_subject_at(const struct vigil_policy *policy, unsigned int i)
+{
+	return policy && i < policy->nr_subjects ? &policy->subjects[i] : NULL;
+}
+
+const struct vigil_glob *
+vigil_policy_subject_glob(const struct vigil_policy_subject *subject)
+{
+	return subject->glob;
+}
+
+unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,
+					 enum vigil_class class)
+{
+	if ((unsigned int)class >= VIGIL_CLASS_COUNT)
+		return 0;
+	return s->start[class + 1] - s->start[class];
+}
+
+const struct vigil_glob *
+vigil_policy_rule_at(const struct vigil_policy_subject *s,
+		     enum vigil_class class, unsigned int i, u64 *ret_access)
+{
+	const struct vigil_policy_rule *r;
+
+	if (i >= vigil_policy_class_nr_rules(s, class))
+		return NULL;
+	r = &s->rules[s->start[class] + i];
+	*ret_access = r->access;
+	return r->glob;
+}

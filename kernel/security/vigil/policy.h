@@ -79,4 +79,20 @@ unsigned int vigil_policy_nr_rules(const struct vigil_policy *policy);
 /* Whether any subject block sets its own mode. */
 bool vigil_policy_has_modes(const struct vigil_policy *policy);
 
+/*
+ * Walking a parsed policy (the analyzer's exporters translate it): the
+ * i-th block in file order (NULL past the end), its subject glob, and the
+ * i-th rule of a class (in file order within the class; NULL past the
+ * end) with its access in *ret_access.
+ */
+const struct vigil_policy_subject *
+vigil_policy_subject_at(const struct vigil_policy *policy, unsigned int i);
+const struct vigil_glob *
+vigil_policy_subject_glob(const struct vigil_policy_subject *subject);
+unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,
+					 enum vigil_class class);
+const struct vigil_glob *
+vigil_policy_rule_at(const struct vigil_policy_subject *s,
+		     enum vigil_class class, unsigned int i, u64 *ret_access);
+
 #endif /* _SECURITY_VIGIL_POLICY_H */
