@@ -16,6 +16,8 @@
 #include "rules.h"
 
 struct export_opts {
+	/* The candidate policy file translated, or NULL (from db). */
+	const char *candidate;
 	const char *db;		/* named in the header, or NULL */
 	bool strict;		/* the rules are literal (--strict) */
 	/* Landlock ABI to write for; 0: the running kernel's (or 1). */

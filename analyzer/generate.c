@@ -103,10 +103,16 @@ static int put_rule(FILE *f, const struct vigil_rule *r, bool compact)
 		fprintf(f, "\t# why: %u distinct, count %llu, first %s, last %s",
 			r->distinct, (unsigned long long)r->count, t1, t2);
 		put_examples(f, r);
-		fprintf(f, "; heuristic: %s\n", r->why ? r->why : "?");
+		fprintf(f, "; heuristic: %s", r->why ? r->why : "?");
+		if (r->blast)
+			fprintf(f, "; %s", r->blast);
+		fputc('\n', f);
 	} else if (!compact) {
-		fprintf(f, "\t# count %llu, first %s, last %s\n",
-			(unsigned long long)r->count, t1, t2);
+		fprintf(f, "\t# count %llu, first %s, last %s%s%s\n",
+			(unsigned long long)r->count, t1, t2,
+			r->blast ? "; " : "", r->blast ? r->blast : "");
+	} else if (r->blast) {
+		fprintf(f, "\t# %s\n", r->blast);
 	}
 	if (vigil_access_format(r->class, r->access, acc, sizeof(acc)) >=
 	    (int)sizeof(acc))
@@ -151,6 +157,8 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 	fprintf(f, "# %s\n",
 		strict ? "strict: one literal rule per observed object" :
 			 "generalised rules say why (--strict: literal only)");
+	if (rs->made_from)
+		fprintf(f, "# %s\n", rs->made_from);
 	if (compact)
 		fprintf(f, "# evidence of literal rules left out: the policy "
 			"would exceed the kernel's 1 MiB\n");
@@ -190,14 +198,15 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 }
 
 static int make_text(const struct vigil_ruleset *rs, const char *db,
-		     bool strict, bool compact, char **ret, size_t *ret_len)
+		     const struct vigil_rules_opts *ro, bool compact,
+		     char **ret, size_t *ret_len)
 {
 	FILE *f = open_memstream(ret, ret_len);
 	int rc;
 
 	if (!f)
 		return -ENOMEM;
-	rc = vigil_policy_write(f, rs, db, strict, compact);
+	rc = vigil_policy_write(f, rs, db, ro->strict, compact);
 	if (fclose(f) && !rc)
 		rc = -ENOMEM;
 	if (rc) {
@@ -214,22 +223,40 @@ int do_generate(int argc, char **argv)
 		{ "subject", required_argument, NULL, 's' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "include-would-deny", no_argument, NULL, 'W' },
+		{ "since", required_argument, NULL, 'F' },
+		{ "until", required_argument, NULL, 'U' },
+		{ "broad", no_argument, NULL, 'B' },
+		{ "sensitive", required_argument, NULL, 'E' },
+		{ "root", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
+		"         [--since TIME] [--until TIME] [--include-would-deny]\n"
+		"         [--sensitive FILE] [--broad] [--root DIR]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
-		"  heuristics unless --strict; -o writes FILE atomically.";
+		"  heuristics unless --strict; -o writes FILE atomically.\n"
+		"  Would-deny records (a trial's) become rules only with\n"
+		"  --include-would-deny. --since/--until: only records of that\n"
+		"  window (ISO 8601 or now, recent, today, yesterday,\n"
+		"  this-week, boot). A glob never admits a sensitive object\n"
+		"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
+		"  and --sensitive FILE: one glob a line), nor, without\n"
+		"  --broad, more existing objects than its bound; --root: the\n"
+		"  file system to look at (default /). See docs/generate.md.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	const char *out = NULL, *db;
-	char **subjects = NULL, *text = NULL;
+	char **subjects = NULL, *text = NULL, *made_from = NULL;
 	size_t nsubjects = 0, len = 0, i;
-	bool strict = false;
+	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
+	char err[512] = "";
+	long long ms;
 	int c, rc, ret = EXIT_USAGE;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -247,10 +274,32 @@ int do_generate(int argc, char **argv)
 			subjects[nsubjects++] = optarg;
 			break;
 		case 'S':
-			strict = true;
+			ro.strict = true;
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'W':
+			ro.no_would_deny = false;
+			break;
+		case 'F':
+		case 'U':
+			if (report_parse_time(optarg, &ms) || ms <= 0) {
+				p_err("--%s: cannot read '%s' (ISO 8601 or now, "
+				      "recent, today, yesterday, this-week, boot)",
+				      c == 'F' ? "since" : "until", optarg);
+				goto out;
+			}
+			*(c == 'F' ? &ro.since_ms : &ro.until_ms) = ms;
+			break;
+		case 'B':
+			ro.broad = true;
+			break;
+		case 'E':
+			ro.sensitive_file = optarg;
+			break;
+		case 'R':
+			ro.root = optarg;
 			break;
 		case 'h':
 			printf("usage: %s %s\n", progname, usage);
@@ -279,17 +328,47 @@ int do_generate(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = vigil_rules_load(store, subjects, nsubjects, strict, &rs);
+	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
+		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
+	rc = vigil_rules_load_opts(store, subjects, nsubjects, &ro, &rs, err,
+				   sizeof(err));
 	if (rc) {
-		p_err("%s: %s", db,
-		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
+		if (err[0])
+			p_err("%s", err);
+		else
+			p_err("%s: %s", db, rc == -EIO ?
+			      vigil_store_errmsg(store) : strerror(-rc));
 		goto out;
 	}
-	rc = make_text(&rs, db, strict, false, &text, &len);
+	{
+		char t1[32], t2[32];
+
+		if (asprintf(&made_from, "made from: %s records%s%s%s%s; "
+			     "globs checked against %s (sensitive list%s%s, "
+			     "blast bound%s)",
+			     ro.no_would_deny ? "learned" :
+				     "learned and would-deny",
+			     ro.since_ms ? ", since " : "",
+			     ro.since_ms ? vigil_time_iso(ro.since_ms / 1000,
+							  t1, sizeof(t1)) : "",
+			     ro.until_ms ? ", until " : "",
+			     ro.until_ms ? vigil_time_iso(ro.until_ms / 1000,
+							  t2, sizeof(t2)) : "",
+			     ro.root && *ro.root ? ro.root : "/",
+			     ro.sensitive_file ? " + " : "",
+			     ro.sensitive_file ? ro.sensitive_file : "",
+			     ro.broad ? " off: --broad" : "") < 0) {
+			made_from = NULL;
+			p_err("out of memory");
+			goto out;
+		}
+		rs.made_from = made_from;
+	}
+	rc = make_text(&rs, db, &ro, false, &text, &len);
 	if (!rc && len > VIGIL_POLICY_MAX_BYTES) {
 		free(text);
 		text = NULL;
-		rc = make_text(&rs, db, strict, true, &text, &len);
+		rc = make_text(&rs, db, &ro, true, &text, &len);
 	}
 	if (rc) {
 		p_err("cannot write the policy: %s", strerror(-rc));
@@ -326,6 +405,7 @@ int do_generate(int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	vigil_policy_free(pol);
+	free(made_from);
 	free(text);
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);

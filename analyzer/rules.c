@@ -14,6 +14,7 @@
 #include "vigil.h"
 #include "rules.h"
 #include "match.h"
+#include "blast.h"
 
 /* One observed (class, object) of a subject, before generalisation. */
 struct obs {
@@ -57,7 +58,8 @@ size_t vigil_glob_escape(const char *s, size_t len, bool keep_star,
 			PUT(hex[c & 15]);
 			continue;
 		}
-		if (strchr(" #\\?{},", c) || (c == '*' && !keep_star))
+		if (strchr(" #\\{},", c) ||
+		    ((c == '*' || c == '?') && !keep_star))
 			PUT('\\');
 		PUT((char)c);
 	}
@@ -97,6 +99,7 @@ static const char *const heur_names[] = {
 	"many siblings",
 	"home folder",
 	"not a path",
+	"random name",
 };
 
 static bool has_meta(const char *s)
@@ -398,6 +401,7 @@ static void rule_free(struct vigil_rule *r)
 	free(r->object);
 	free(r->glob);
 	free(r->why_mem);
+	free(r->blast);
 	for (i = 0; i < r->nexamples; i++)
 		free(r->examples[i]);
 	free(r->examples);
@@ -410,7 +414,8 @@ static bool object_is_path(enum vigil_class class)
 }
 
 /* A rule from one observed object (examples: the object). */
-static int rule_from_obs(const struct obs *o, bool strict, struct vigil_rule *r)
+static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
+			 struct vigil_rule *r)
 {
 	char *gen = NULL;
 	unsigned int heur = 0;
@@ -453,6 +458,17 @@ static int rule_from_obs(const struct obs *o, bool strict, struct vigil_rule *r)
 		rc = generalise_path(o->object, &gen, &heur);
 		if (rc)
 			goto fail;
+	}
+	if (gen && b) {
+		rc = blast_judge(b, gen, 1, !(heur & VIGIL_HEUR_PROC),
+				 &r->blast);
+		if (rc < 0)
+			goto fail;
+		if (!rc) {
+			free(gen);
+			gen = NULL;
+			heur = 0;
+		}
 	}
 	if (gen) {
 		r->object = gen;
@@ -500,6 +516,10 @@ static void rule_merge(struct vigil_rule *dst, struct vigil_rule *src)
 	dst->distinct += src->distinct;
 	dst->heuristics |= src->heuristics;
 	dst->generalised = dst->generalised || src->generalised;
+	if (!dst->blast) {
+		dst->blast = src->blast;
+		src->blast = NULL;
+	}
 	/* the smallest three of both sorted example lists */
 	while (i < dst->nexamples || j < src->nexamples) {
 		if (j >= src->nexamples ||
@@ -548,12 +568,145 @@ static size_t dir_len(const char *obj)
 	return s ? (size_t)(s - obj) : 0;
 }
 
+/*
+ * A file in a folder without a glob: the pid folders of /proc/STAR/maps
+ * are never siblings (a folder made by a heuristic is not one folder).
+ */
 static bool sib_eligible(const struct vigil_rule *r)
 {
+	size_t l = dir_len(r->object);
+
 	return r->class == VIGIL_CLASS_FILE &&
 	       !(r->heuristics & VIGIL_HEUR_RELATIVE) &&
 	       (r->generalised || !has_meta(r->object)) &&
-	       dir_len(r->object) > 0 && r->object[dir_len(r->object) + 1];
+	       l > 0 && r->object[l + 1] && !memchr(r->object, '*', l) &&
+	       !memchr(r->object, '?', l);
+}
+
+/* Set every rule's blast note to a copy of note. */
+static int set_blast(struct vigil_rule *r, const char *note)
+{
+	char *d = strdup(note);
+
+	if (!d)
+		return -ENOMEM;
+	free(r->blast);
+	r->blast = d;
+	return 0;
+}
+
+/*
+ * The object with each random-looking part of its last component (between
+ * '.' and '-') as as many '?'; NULL when it has none (or no memory: *rc).
+ */
+static char *random_pattern(const char *obj, int *rc)
+{
+	size_t l = dir_len(obj) + 1, len = strlen(obj), start, j;
+	bool changed = false;
+	char *p;
+
+	*rc = 0;
+	p = strdup(obj);
+	if (!p) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	for (start = l; start <= len;) {
+		for (j = start; j < len && obj[j] != '.' && obj[j] != '-'; j++)
+			;
+		if (looks_random(obj + start, j - start)) {
+			memset(p + start, '?', j - start);
+			changed = true;
+		}
+		start = j + 1;
+	}
+	if (!changed) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Random names anywhere: two or more literal file rules whose names are
+ * the same but for random-looking parts ("state.Ab3dE9", "state.x9Kq2M",
+ * made by mktemp in different runs) become one rule with a '?' for each
+ * byte of those parts ("state.??????"), if the machine allows it.
+ */
+static int heur_random(struct vigil_rule *rules, size_t *n, struct blast *b)
+{
+	char **pat;
+	size_t i, j, k;
+	bool any = false;
+	int rc = 0;
+
+	pat = calloc(*n ? *n : 1, sizeof(*pat));
+	if (!pat)
+		return -ENOMEM;
+	for (i = 0; i < *n && !rc; i++) {
+		const struct vigil_rule *r = &rules[i];
+
+		if (r->class == VIGIL_CLASS_FILE && !r->generalised &&
+		    !r->heuristics && r->object[0] == '/' &&
+		    !has_meta(r->object))
+			pat[i] = random_pattern(r->object, &rc);
+	}
+	for (i = 0; i < *n && !rc; i++) {
+		unsigned int members = 0;
+		char *note = NULL, *glob;
+
+		if (!pat[i])
+			continue;
+		for (j = i; j < *n; j++)
+			if (pat[j] && !strcmp(pat[i], pat[j]))
+				members++;
+		if (members < 2) {
+			continue;
+		}
+		rc = 1;
+		if (b)
+			rc = blast_judge(b, pat[i], members, true, &note);
+		if (rc < 0)
+			break;
+		for (j = *n; j-- > i;) {
+			struct vigil_rule *r = &rules[j];
+
+			if (!pat[j] || strcmp(pat[i], pat[j]))
+				continue;
+			if (note && set_blast(r, note)) {
+				rc = -ENOMEM;
+				break;
+			}
+			if (rc == 1) {
+				glob = vigil_glob_escape_dup(pat[j],
+							     strlen(pat[j]),
+							     true);
+				if (!glob) {
+					rc = -ENOMEM;
+					break;
+				}
+				free(r->glob);
+				r->glob = glob;
+				free(r->object);
+				r->object = pat[j];
+				r->heuristics |= VIGIL_HEUR_RANDOM;
+				r->generalised = true;
+				any = true;
+			} else {
+				free(pat[j]);
+			}
+			pat[j] = NULL;
+		}
+		free(note);
+		if (rc >= 0)
+			rc = 0;
+	}
+	for (k = 0; k < *n; k++)
+		free(pat[k]);
+	free(pat);
+	if (!rc && any)
+		rules_sort_merge(rules, n);
+	return rc;
 }
 
 static int sib_cmp(const void *a, const void *b)
@@ -581,7 +734,7 @@ static bool same_group(const struct vigil_rule *x, const struct vigil_rule *y)
 	       !memcmp(x->object, y->object, l);
 }
 
-static int heur_siblings(struct vigil_rule *rules, size_t *n)
+static int heur_siblings(struct vigil_rule *rules, size_t *n, struct blast *b)
 {
 	size_t *idx, ni = 0, i, j, k;
 	bool any = false;
@@ -596,13 +749,45 @@ static int heur_siblings(struct vigil_rule *rules, size_t *n)
 	sib_base = rules;
 	qsort(idx, ni, sizeof(*idx), sib_cmp);
 	for (i = 0; i < ni; i = j) {
-		unsigned int distinct = 0;
+		unsigned int names = 0, distinct = 0;
+		char *note = NULL;
 
+		/* names in the folder, not observed objects: six pids of
+		 * /proc/STAR/maps are one name */
 		for (j = i; j < ni && same_group(&rules[idx[i]],
-						 &rules[idx[j]]); j++)
+						 &rules[idx[j]]); j++) {
+			names++;
 			distinct += rules[idx[j]].distinct;
-		if (distinct < VIGIL_SIBLINGS_MIN)
+		}
+		if (names < VIGIL_SIBLINGS_MIN)
 			continue;
+		if (b) {
+			const struct vigil_rule *r0 = &rules[idx[i]];
+			size_t l = dir_len(r0->object);
+			char *dir = malloc(l + 3);
+
+			if (!dir) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(dir, r0->object, l);
+			memcpy(dir + l, "/*", 3);
+			rc = blast_judge(b, dir, distinct, true, &note);
+			free(dir);
+			if (rc < 0)
+				goto out;
+			for (k = i; k < j && note; k++) {
+				if (set_blast(&rules[idx[k]], note)) {
+					free(note);
+					rc = -ENOMEM;
+					goto out;
+				}
+			}
+			free(note);
+			if (!rc)
+				continue;
+			rc = 0;
+		}
 		for (k = i; k < j; k++) {
 			struct vigil_rule *r = &rules[idx[k]];
 			size_t l = dir_len(r->object);
@@ -680,10 +865,12 @@ static int obs_cmp(const void *a, const void *b)
 
 /* Build the rules of one subject from its observations (consumed). */
 static int subject_build(struct vigil_subject_rules *sr, struct obs *obs,
-			 size_t nobs, bool strict, uint64_t *skipped)
+			 size_t nobs, bool strict, struct blast *b,
+			 uint64_t *skipped)
 {
 	struct vigil_rule *rules = NULL;
-	size_t i, out = 0, n = 0;
+	size_t i, out = 0, n = 0, nf = 0;
+	char **fobs = NULL;
 	int rc = 0;
 
 	/* one observation per (class, object) */
@@ -710,17 +897,29 @@ static int subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 	}
 	nobs = out;
 	rules = calloc(nobs ? nobs : 1, sizeof(*rules));
-	if (!rules)
+	fobs = calloc(nobs ? nobs : 1, sizeof(*fobs));
+	if (!rules || !fobs) {
+		free(rules);
+		free(fobs);
 		return -ENOMEM;
+	}
+	/* the observed files, sorted: what a glob may admit */
+	for (i = 0; i < nobs; i++)
+		if (obs[i].class == VIGIL_CLASS_FILE)
+			fobs[nf++] = obs[i].object;
+	if (b)
+		blast_set_observed(b, fobs, nf);
 	for (i = 0; i < nobs; i++) {
-		rc = rule_from_obs(&obs[i], strict, &rules[n]);
+		rc = rule_from_obs(&obs[i], strict, b, &rules[n]);
 		if (rc)
 			goto fail;
 		n++;
 	}
 	rules_sort_merge(rules, &n);
 	if (!strict) {
-		rc = heur_siblings(rules, &n);
+		rc = heur_random(rules, &n, b);
+		if (!rc)
+			rc = heur_siblings(rules, &n, b);
 		if (rc)
 			goto fail;
 	}
@@ -743,11 +942,17 @@ static int subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 	}
 	sr->rules = rules;
 	sr->nrules = n;
+	if (b)
+		blast_set_observed(b, NULL, 0);
+	free(fobs);
 	return 0;
 fail:
 	for (i = 0; i < n; i++)
 		rule_free(&rules[i]);
 	free(rules);
+	if (b)
+		blast_set_observed(b, NULL, 0);
+	free(fobs);
 	return rc;
 }
 
@@ -764,12 +969,17 @@ static const char load_sql[] =
 	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src) FROM ("
 	" SELECT exe, op, access, object, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
-	"  FROM records WHERE verdict IN ('learned', 'would-deny') "
+	"  FROM records WHERE (verdict = 'learned' OR "
+	"   (?1 AND verdict = 'would-deny')) "
+	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  GROUP BY exe, op, access, object"
 	" UNION ALL"
 	" SELECT exe, op, access, object, sum(count), min(first), "
 	"  max(last), 1 FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
+	"  AND (?1 OR verdict <> 'would-deny') "
+	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
+	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  GROUP BY exe, op, access, object"
 	") GROUP BY exe, op, access, object ORDER BY exe, op, access, object";
 
@@ -834,7 +1044,7 @@ static int str_cmp(const void *a, const void *b)
  */
 static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 		       const char *exe, struct obs *obs, size_t nobs,
-		       bool strict)
+		       bool strict, struct blast *b)
 {
 	struct vigil_subject_rules *sr;
 	size_t i, n = 0;
@@ -871,7 +1081,7 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 			sr->nchildren++;
 		}
 	}
-	return subject_build(sr, obs, nobs, strict, &rs->skipped);
+	return subject_build(sr, obs, nobs, strict, b, &rs->skipped);
 }
 
 static int subject_cmp_key(const void *key, const void *elem)
@@ -922,7 +1132,18 @@ static void obs_free(struct obs *obs, size_t n)
 int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 		     size_t nsubjects, bool strict, struct vigil_ruleset *ret)
 {
+	struct vigil_rules_opts o = { .strict = strict };
+
+	return vigil_rules_load_opts(s, subjects, nsubjects, &o, ret, NULL, 0);
+}
+
+int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
+			  size_t nsubjects, const struct vigil_rules_opts *o,
+			  struct vigil_ruleset *ret, char *err,
+			  size_t err_size)
+{
 	struct vigil_ruleset rs = { 0 };
+	struct blast *b = NULL;
 	struct obs *obs = NULL;
 	size_t nobs = 0, obs_cap = 0, subj_cap = 0, i;
 	sqlite3 *db = vigil_store_sqlite(s);
@@ -931,18 +1152,36 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 	bool *seen = NULL;
 	int rc, step;
 
+	if (err && err_size)
+		err[0] = '\0';
 	seen = calloc(nsubjects ? nsubjects : 1, sizeof(*seen));
 	if (!seen)
 		return -ENOMEM;
+	if (o->check) {
+		char e[512] = "";
+
+		rc = blast_new(o->root, o->sensitive_file, o->broad, &b, e,
+			       sizeof(e));
+		if (rc) {
+			if (err && err_size)
+				snprintf(err, err_size, "%s", e);
+			goto out;
+		}
+	}
 	if (sqlite3_prepare_v2(db, load_sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = -EIO;
 		goto out;
 	}
+	sqlite3_bind_int(st, 1, !o->no_would_deny);
+	if (o->since_ms)
+		sqlite3_bind_int64(st, 2, o->since_ms);
+	if (o->until_ms)
+		sqlite3_bind_int64(st, 3, o->until_ms);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *exe = col_text(st, 0);
 		uint64_t nrec = (uint64_t)sqlite3_column_int64(st, 7);
 		uint64_t nsnap = (uint64_t)sqlite3_column_int64(st, 8);
-		struct obs o = { 0 };
+		struct obs ob = { 0 };
 
 		if (!exe || !*exe) {
 			if (!nsubjects)
@@ -954,7 +1193,7 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 		if (!cur || strcmp(cur, exe)) {
 			if (cur) {
 				rc = subject_add(&rs, &subj_cap, cur, obs,
-						 nobs, strict);
+						 nobs, o->strict, b);
 				obs_free(obs, nobs);
 				nobs = 0;
 				if (rc)
@@ -968,30 +1207,31 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 			}
 		}
 		rs.records += nrec;
-		rc = row_obs(st, &o);
+		rc = row_obs(st, &ob);
 		if (rc < 0)
 			goto out;
 		if (!rc || exe[0] != '/') {
-			free(o.object);
+			free(ob.object);
 			rs.skipped++;
 			continue;
 		}
 		rs.tuples++;
 		rs.snapshot_tuples += nsnap;
-		minmax(&rs.first, &rs.last, o.first, o.last);
+		minmax(&rs.first, &rs.last, ob.first, ob.last);
 		rc = grow_array((void **)&obs, &obs_cap, nobs + 1, sizeof(*obs));
 		if (rc) {
-			free(o.object);
+			free(ob.object);
 			goto out;
 		}
-		obs[nobs++] = o;
+		obs[nobs++] = ob;
 	}
 	if (step != SQLITE_DONE) {
 		rc = -EIO;
 		goto out;
 	}
 	if (cur) {
-		rc = subject_add(&rs, &subj_cap, cur, obs, nobs, strict);
+		rc = subject_add(&rs, &subj_cap, cur, obs, nobs, o->strict,
+				 b);
 		if (rc)
 			goto out;
 	}
@@ -1011,6 +1251,7 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 			rc = -ENOENT;
 out:
 	sqlite3_finalize(st);
+	blast_free(b);
 	obs_free(obs, nobs);
 	free(obs);
 	free(cur);

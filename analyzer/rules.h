@@ -42,6 +42,12 @@ struct vigil_rule {
 	char *glob;
 	unsigned int heuristics;
 	char *why_mem;		/* storage of why (internal) */
+	/*
+	 * With vigil_rules_opts.check: blast: for a generalised rule, its
+	 * blast radius ("3 more existing, e.g. /a, /b"), or for a literal
+	 * rule a heuristic's glob that was refused and why. Else NULL.
+	 */
+	char *blast;
 };
 
 /* The heuristics of rules.c, as bits of vigil_rule.heuristics. */
@@ -56,6 +62,8 @@ enum {
 	 * "anon_inode:[x]"): written "**" then the name, also when strict.
 	 */
 	VIGIL_HEUR_RELATIVE = 1 << 5,
+	/* names that differ between runs in a random-looking part */
+	VIGIL_HEUR_RANDOM = 1 << 6,
 };
 
 #define VIGIL_SIBLINGS_MIN 5
@@ -82,6 +90,8 @@ struct vigil_ruleset {
 	uint64_t snapshot_tuples;	/* its tuples used */
 	uint64_t tuples;	/* distinct observed tuples used */
 	uint64_t skipped;	/* observed tuples no rule can express */
+	/* generate: a header line saying what the rules were made from */
+	const char *made_from;
 };
 
 /*
@@ -92,6 +102,45 @@ struct vigil_ruleset {
  */
 int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 		     size_t nsubjects, bool strict, struct vigil_ruleset *ret);
+
+/* How generate makes rules (vigil_rules_load: strict or not, all else 0). */
+struct vigil_rules_opts {
+	bool strict;		/* one literal rule per object */
+	/*
+	 * Leave out would-deny records and snapshot tuples (what a trial's
+	 * policy lacked): generate's default. vigil_rules_load keeps them
+	 * (diff, evidence: they are accesses the program made).
+	 */
+	bool no_would_deny;
+	int64_t since_ms, until_ms;	/* record times; 0: unbounded */
+	/*
+	 * Check every glob a heuristic makes against the file system under
+	 * root ("/" when NULL): it must not admit a sensitive object that was
+	 * not observed (built-in list plus sensitive_file's globs), and the
+	 * existing objects it admits beyond those observed (its blast radius)
+	 * must stay within the bound unless broad. See docs/generate.md.
+	 */
+	bool check;
+	const char *root;
+	const char *sensitive_file;	/* NULL: none */
+	bool broad;
+};
+/* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
+#define VIGIL_BLAST_MIN 20
+#define VIGIL_BLAST_FACTOR 10
+/* Entries a blast radius walk reads at most (then it says "at least"). */
+#define VIGIL_BLAST_WALK_MAX 200000
+/*
+ * The same with options. -EINVAL: sensitive_file has a bad glob (err
+ * says which line), -ENOENT/-EIO/-ENOMEM as above.
+ */
+int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
+			  size_t nsubjects, const struct vigil_rules_opts *o,
+			  struct vigil_ruleset *ret, char *err,
+			  size_t err_size);
+/* The built-in sensitive globs (NULL-terminated), docs/generate.md. */
+#define VIGIL_SENSITIVE_CONF "/etc/vigil/sensitive.conf"
+extern const char *const vigil_sensitive_builtin[];
 void vigil_ruleset_free(struct vigil_ruleset *rs);
 
 /* Added by rules.c. */

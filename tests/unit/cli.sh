@@ -573,21 +573,35 @@ c_generate() {
 	rm -f "$db"* "$cw"/gen*.policy
 	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log \
 		$fx/vigil-enriched.log $fx/vigil-generate.log
-	expect_rc 0 "$VIGIL" --db "$db" generate
+	# globs are judged against an empty tree: the same on every machine
+	rm -rf "$cw/groot"
+	mkdir -p "$cw/groot"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot"
 	cp "$cw/o" "$cw/gen1.policy"
-	expect_rc 0 "$VIGIL" --db "$db" generate -o "$cw/gen2.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot" \
+		-o "$cw/gen2.policy"
 	[ ! -s "$cw/o" ]
 	cmp "$cw/gen1.policy" "$cw/gen2.policy"
 	grep -q "^# database: $db\$" "$cw/gen1.policy"
-	sed '/^# database: /d' "$cw/gen1.policy" > "$cw/gen.cmp"
+	sed -e '/^# database: /d' -e "s|$cw/groot|ROOT|" "$cw/gen1.policy" \
+		> "$cw/gen.cmp"
 	golden generate.policy "$cw/gen.cmp"
 	# the shared parser accepts it (load --dump loads nothing)
 	expect_rc 0 "$VIGIL" load --dump "$cw/gen1.policy"
 	grep -q '^subject /usr/sbin/nginx {$' "$cw/o"
-	expect_rc 0 "$VIGIL" --db "$db" generate --strict -o "$cw/gen3.policy"
-	sed '/^# database: /d' "$cw/gen3.policy" > "$cw/gen.cmp"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/groot" \
+		-o "$cw/gen3.policy"
+	sed -e '/^# database: /d' -e "s|$cw/groot|ROOT|" "$cw/gen3.policy" \
+		> "$cw/gen.cmp"
 	golden generate-strict.policy "$cw/gen.cmp"
 	expect_rc 0 "$VIGIL" load --dump "$cw/gen3.policy"
+	# a trial's would-deny records (the /etc/shadow read) are rules only
+	# when asked
+	! grep -q '^	file r /etc/shadow$' "$cw/gen1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot" \
+		--include-would-deny -o "$cw/gen4.policy"
+	grep -q '^	file r /etc/shadow$' "$cw/gen4.policy"
+	grep -q '^# made from: learned and would-deny records;' "$cw/gen4.policy"
 	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/sbin/nginx \
 		--subject /usr/bin/cat
 	[ "$(grep -c '^subject ' "$cw/o")" = 2 ]
@@ -607,16 +621,22 @@ c_diff() {
 	local db=$cw/gen.db
 	[ -s "$cw/gen1.policy" ] || c_generate
 	cd "$cw"
-	expect_rc 0 "$VIGIL" --db "$db" diff gen1.policy
+	# with the trial's would-deny records it agrees; without, those two
+	# are missing
+	expect_rc 0 "$VIGIL" --db "$db" diff gen4.policy
 	grep -q '^0 needed but missing, 0 allowed but never used$' "$cw/o"
-	expect_rc 0 "$VIGIL" --db "$db" diff gen3.policy
+	expect_rc 1 "$VIGIL" --db "$db" diff gen1.policy
+	grep -q '^2 needed but missing, 0 allowed but never used$' "$cw/o"
+	grep -q '^	file r /etc/shadow	# count 1,' "$cw/o"
+	grep -q '^	file m /tmp/vigil-t/30-observe/cat	# count 1,' "$cw/o"
+	expect_rc 1 "$VIGIL" --db "$db" diff gen3.policy
 	# drop cat's /etc/hostname and a generalised rule, add a rule
 	# nothing uses, widen one a little
 	sed -e '/^subject \/usr\/bin\/cat {/,/^}/{/file r \/etc\/hostname/d}' \
 		-e '/file r \/proc\/\*\/status/d' \
 		-e 's|^\(\tnet bind inet:stream:80\)$|\1\n\tfile r /etc/unused|' \
 		-e 's|^\tfile a /var/log/demo/demo.log$|\tfile wa /var/log/demo/*|' \
-		gen1.policy > edited.policy
+		gen4.policy > edited.policy
 	expect_rc 1 "$VIGIL" --db "$db" diff edited.policy
 	golden diff.out "$cw/o"
 	expect_rc 0 "$VIGIL" --db "$db" diff --subject /usr/bin/bash \
@@ -691,6 +711,80 @@ c_export() {
 	expect_rc 2 "$VIGIL" run --landlock "$cw/bad.json"
 	expect_rc 2 "$VIGIL" run -- true
 	expect_rc 0 "$VIGIL" run -h
+}
+
+# export CANDIDATE: the candidate file is what is exported, hand edits
+# included, to every target; the database only adds evidence; a candidate
+# without any database exports the same rules; errors name the file.
+c_export_candidate() {
+	local db=$cw/expc.db d=$cw/expc t f
+	rm -rf "$db"* "$d"
+	mkdir -p "$d"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log \
+		$fx/vigil-enriched.log $fx/vigil-generate.log
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/gen.policy"
+	grep -q '^	file r /etc/hostname$' "$d/gen.policy"
+	# the reviewer swaps cat's /etc/hostname read for a state file
+	sed -e '/^subject \/usr\/bin\/cat {/,/^}/{s|^\tfile r /etc/hostname$|\tfile rw /var/lib/hand-edit/state|}' \
+		"$d/gen.policy" > "$d/edited.policy"
+	! cmp -s "$d/gen.policy" "$d/edited.policy"
+	for t in apparmor selinux landlock tomoyo systemd; do
+		expect_rc 0 "$VIGIL" --db "$db" export --to $t \
+			--subject /usr/bin/cat -o "$d/$t" "$d/edited.policy"
+		[ -s "$cw/o" ]
+		expect_rc 0 "$VIGIL" --db "$db" export --to $t \
+			--subject /usr/bin/cat -o "$d/gen-$t" "$d/gen.policy"
+	done
+	f=$d/apparmor/usr.bin.cat
+	grep -q '^  "/var/lib/hand-edit/state" rw,$' "$f"
+	! grep -q hostname "$f"
+	grep -q 'from the candidate policy .*edited.policy; evidence from' "$f"
+	apparmor_parser -QK "$f"
+	f=$d/landlock/usr.bin.cat.landlock.json
+	jq -e '.pathBeneath[] | select(.parent[] == "/var/lib/hand-edit/state")' "$f" > /dev/null
+	! grep -q hostname "$f"
+	f=$d/tomoyo/tomoyo-domain_policy.conf
+	grep -q '^file write /var/lib/hand-edit/state$' "$f"
+	! grep -q hostname "$f"
+	tomoyo-checkpolicy d < "$f"
+	f=$d/systemd/vigil-usr.bin.cat.conf
+	grep -q '^ReadWritePaths=/var/lib$' "$f"
+	! grep -q '^ReadWritePaths=' "$d/gen-systemd/vigil-usr.bin.cat.conf"
+	f=$d/selinux/vigil_usr_bin_cat.te
+	grep -q 'var_lib_t:file { append getattr open read write };' "$f"
+	! grep -q 'var_lib_t' "$d/gen-selinux/vigil_usr_bin_cat.te"
+	checkmodule -M -m -o "${f%.te}.mod" "$f" > /dev/null
+	# the generated candidate exports what the shortcut does (the
+	# headers and the comments of generalised rules aside)
+	for t in apparmor landlock tomoyo; do
+		expect_rc 0 "$VIGIL" --db "$db" export --to $t \
+			--subject /usr/bin/cat -o "$d/short-$t"
+		diff -r -I '^ *#' -I '^//' "$d/short-$t" "$d/gen-$t"
+	done
+	# no database: the same rules, no evidence
+	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor -o "$d/all" \
+		"$d/edited.policy"
+	[ "$(wc -l < "$cw/o")" = "$(grep -c '^subject ' "$d/edited.policy")" ]
+	(cd "$d" && VIGIL_DB="$d/none.db" expect_rc 0 "$VIGIL" export \
+		--to apparmor -o "$d/nodb" --subject /usr/bin/cat edited.policy)
+	grep -q 'no database: no evidence' "$d/nodb/usr.bin.cat"
+	diff -I '^ *#' "$d/apparmor/usr.bin.cat" "$d/nodb/usr.bin.cat"
+	[ ! -e "$d/none.db" ]
+	# errors: a bad line, a glob subject, a subject not in it, --strict,
+	# a named database that does not exist
+	printf 'subject /usr/bin/cat {\n\tfile q /etc/x\n}\n' > "$d/broken.policy"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor -o "$d/x" "$d/broken.policy"
+	grep -q "broken.policy:2: access 'q' invalid for class file$" "$cw/e"
+	printf 'subject /usr/bin/* {\n\tfile r /etc/x\n}\n' > "$d/glob.policy"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor -o "$d/x" "$d/glob.policy"
+	grep -q "subject /usr/bin/\* is a glob" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor -o "$d/x" \
+		--subject /usr/bin/nope "$d/edited.policy"
+	grep -q "subject '/usr/bin/nope' is not in the candidate" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor --strict "$d/edited.policy"
+	expect_rc 2 "$VIGIL" --db "$d/none.db" export --to apparmor "$d/edited.policy"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/no-such.policy"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/edited.policy" extra
 }
 
 # gen_report_log N: vigil records shaped to catch aggregation mistakes:
@@ -892,6 +986,7 @@ t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
+t_cli "export CANDIDATE: hand edits reach all 5 targets; DB only evidence" c_export_candidate
 t_cli "report: charts, numbers equal SQL, text, JSON, times" c_report
 t_cli "report: one-pass aggregation equals SQL GROUP BY (whole, window, subjects)" c_report_equals_sql
 t_cli "a log written by the real kernel" c_vm_log

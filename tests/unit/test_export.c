@@ -19,6 +19,8 @@
 #include "vigil.h"
 #include "export.h"
 #include "landlock.h"
+#include "candidate.h"
+#include "policy.h"
 
 #define T0 1796284356
 
@@ -808,6 +810,92 @@ static void test_selinux(void **state)
 	tdir_rm(&d);
 }
 
+/* A candidate as a rule set: its rules exactly, evidence from observations. */
+static void test_candidate(void **state)
+{
+	static const char text[] =
+		"subject /usr/bin/svc {\n"
+		"\tfile r /etc/svc/*.conf\n"
+		"\tfile x /usr/bin/grep\n"
+		"\tnet bind inet:stream:80\n"
+		"\tfile wc /var/lib/svc/state\\ 1\n"
+		"}\n"
+		"subject /usr/bin/grep {\n"
+		"\tfile r /etc/passwd\n"
+		"}\n"
+		"subject /usr/bin/svc {\n"
+		"\tfile r /etc/shadow\n"
+		"}\n"
+		"subject /usr/bin/lonely {\n"
+		"}\n";
+	struct vigil_policy *pol = NULL;
+	struct vigil_ruleset obs = { 0 }, rs = { 0 };
+	struct vigil_subject_rules *o;
+	const struct vigil_subject_rules *sr;
+	char err[200] = "";
+	char *only[] = { "/usr/bin/grep" }, *none[] = { "/usr/bin/none" };
+
+	(void)state;
+	assert_int_equal(vigil_policy_parse(text, sizeof(text) - 1, &pol,
+					    NULL), 0);
+	/* observed: two conf files (one also written: not read), a shadow
+	 * read the candidate does not allow */
+	o = add_subject(&obs, "/usr/bin/svc");
+	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_R, "/etc/svc/a.conf", false);
+	o->rules[0].count = 3;
+	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_R, "/etc/svc/b.conf", false);
+	o->rules[1].count = 4;
+	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_W, "/etc/svc/c.conf", false);
+	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_R, "/etc/shadow", false);
+	assert_int_equal(vigil_ruleset_from_policy(pol, &obs, NULL, 0, &rs,
+						   err, sizeof(err)), 0);
+	/* three blocks: the second /usr/bin/svc is never used by the kernel */
+	assert_int_equal(rs.nsubjects, 3);
+	sr = &rs.subjects[0];
+	assert_string_equal(sr->exe, "/usr/bin/svc");
+	assert_int_equal(sr->nrules, 4);
+	assert_int_equal(sr->rules[0].class, VIGIL_CLASS_FILE);
+	assert_string_equal(sr->rules[0].glob, "/etc/svc/*.conf");
+	assert_true(sr->rules[0].generalised);
+	assert_int_equal(sr->rules[0].distinct, 2);
+	assert_int_equal(sr->rules[0].count, 7);
+	assert_int_equal(sr->rules[0].nexamples, 2);
+	assert_string_equal(sr->rules[0].examples[0], "/etc/svc/a.conf");
+	assert_non_null(strstr(sr->rules[0].why, "covering 2 observed"));
+	assert_false(sr->rules[2].generalised);
+	assert_string_equal(sr->rules[2].object, "/var/lib/svc/state 1");
+	assert_string_equal(sr->rules[2].glob, "/var/lib/svc/state\\ 1");
+	assert_int_equal(sr->rules[2].access, VIGIL_FILE_W | VIGIL_FILE_C);
+	assert_int_equal(sr->rules[3].class, VIGIL_CLASS_NET);
+	assert_string_equal(sr->rules[3].object, "inet:stream:80");
+	/* the exec rule makes grep a child of svc */
+	assert_int_equal(sr->nchildren, 1);
+	assert_string_equal(sr->children[0], "/usr/bin/grep");
+	assert_int_equal(rs.subjects[1].nchildren, 0);
+	assert_int_equal(rs.subjects[2].nrules, 0);
+	for (size_t i = 0; i < sr->nrules; i++)
+		assert_null(strstr(sr->rules[i].object, "shadow"));
+	vigil_ruleset_free(&rs);
+	/* subjects named; without observations */
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, only, 1, &rs,
+						   err, sizeof(err)), 0);
+	assert_int_equal(rs.nsubjects, 1);
+	assert_int_equal(rs.subjects[0].rules[0].count, 0);
+	vigil_ruleset_free(&rs);
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, none, 1, &rs,
+						   err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/usr/bin/none"));
+	vigil_policy_free(pol);
+	pol = NULL;
+	assert_int_equal(vigil_policy_parse("subject /usr/* {\n}\n", 19, &pol,
+					    NULL), 0);
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, 0, &rs,
+						   err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is a glob"));
+	vigil_policy_free(pol);
+	vigil_ruleset_free(&obs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_systemd_escape),
 		cmocka_unit_test(test_tomoyo),
 		cmocka_unit_test(test_selinux),
+		cmocka_unit_test(test_candidate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

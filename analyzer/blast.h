@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: judging a glob a heuristic of generate made, on this
+ * machine (blast.c): the sensitive objects it would admit without having
+ * seen them, and its blast radius (existing objects it admits beyond
+ * those observed). docs/generate.md describes both.
+ */
+#ifndef VIGIL_ANALYZER_BLAST_H
+#define VIGIL_ANALYZER_BLAST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct blast;
+
+/*
+ * root: the file system to look at ("/" when NULL or ""); sensitive_file:
+ * more sensitive globs, one per line ('#' comments), or NULL. 0, -EINVAL
+ * (err says which file, line and why), -ENOENT/-EACCES (the file),
+ * -ENOMEM.
+ */
+int blast_new(const char *root, const char *sensitive_file, bool broad,
+	      struct blast **ret, char *err, size_t err_size);
+void blast_free(struct blast *b);
+
+/* The observed file objects of the subject judged next, sorted (strcmp). */
+void blast_set_observed(struct blast *b, char *const *sorted, size_t n);
+
+/*
+ * Judge object (a path in which '*' and '?' are the only operators, never
+ * crossing '/') made from `observed` distinct observed objects; bounded:
+ * whether the blast bound applies (not for per-pid /proc globs). Returns 1
+ * (allowed; *ret_note says its blast radius), 0 (refused; *ret_note says
+ * why) or -ENOMEM. *ret_note is malloc'd.
+ */
+int blast_judge(struct blast *b, const char *object, unsigned int observed,
+		bool bounded, char **ret_note);
+
+#endif /* VIGIL_ANALYZER_BLAST_H */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: a candidate policy file (parsed by the kernel's own
+ * parser) as the rule set the exporters translate. The rules are the
+ * candidate's, exactly; observations from the database, when given, only
+ * add evidence (counts, times, examples) to the rules that cover them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vigil.h"
+#include "rules.h"
+#include "export.h"
+#include "candidate.h"
+
+static void min_max(int64_t *first, int64_t *last, int64_t f, int64_t l)
+{
+	if (!f && !l)
+		return;
+	if (!*first || f < *first)
+		*first = f;
+	if (l > *last)
+		*last = l;
+}
+
+/* The evidence of the observed literal objects glob covers. */
+static int add_evidence(struct vigil_rule *r, const struct vigil_glob *glob,
+			const struct vigil_subject_rules *obs)
+{
+	size_t i;
+
+	for (i = 0; obs && i < obs->nrules; i++) {
+		const struct vigil_rule *o = &obs->rules[i];
+		/* the observed object itself (strict rules) */
+		const char *x = o->nexamples ? o->examples[0] : o->object;
+
+		if (o->class != r->class || !(o->access & r->access) ||
+		    !vigil_glob_match(glob, x, strlen(x)))
+			continue;
+		r->count += o->count;
+		r->distinct++;
+		min_max(&r->first, &r->last, o->first, o->last);
+		if (r->nexamples < 3) {
+			r->examples[r->nexamples] = strdup(x);
+			if (!r->examples[r->nexamples])
+				return -ENOMEM;
+			r->nexamples++;
+		}
+	}
+	return 0;
+}
+
+static int rule_of(struct vigil_rule *r, enum vigil_class class,
+		   uint64_t access, const struct vigil_glob *glob,
+		   const struct vigil_subject_rules *obs)
+{
+	const char *src, *lit;
+	size_t len;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->class = class;
+	r->access = access;
+	src = vigil_glob_source(glob, &len);
+	r->glob = strndup(src, len);
+	lit = vigil_glob_literal(glob, &len);
+	r->generalised = !lit;
+	r->object = lit ? strndup(lit, len) : strdup(r->glob ? r->glob : "");
+	r->examples = calloc(3, sizeof(*r->examples));
+	if (!r->glob || !r->object || !r->examples)
+		return -ENOMEM;
+	rc = add_evidence(r, glob, obs);
+	if (rc)
+		return rc;
+	if (r->generalised) {
+		if (asprintf(&r->why_mem, "glob of the candidate, covering %u "
+			     "observed object%s", r->distinct,
+			     r->distinct == 1 ? "" : "s") < 0) {
+			r->why_mem = NULL;
+			return -ENOMEM;
+		}
+		r->why = r->why_mem;
+	}
+	return 0;
+}
+
+/* Exec rules naming another subject of rs make it a child. */
+static int find_children(struct vigil_ruleset *rs,
+			 const struct vigil_policy *pol)
+{
+	size_t i, j;
+	unsigned int k, n;
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		struct vigil_subject_rules *sr = &rs->subjects[i];
+		const struct vigil_policy_subject *ps =
+			vigil_policy_find_subject(pol, sr->exe,
+						  strlen(sr->exe));
+
+		sr->children = calloc(rs->nsubjects, sizeof(*sr->children));
+		if (!sr->children)
+			return -ENOMEM;
+		n = vigil_policy_class_nr_rules(ps, VIGIL_CLASS_FILE);
+		for (j = 0; j < rs->nsubjects; j++) {
+			const char *c = rs->subjects[j].exe;
+
+			if (j == i)
+				continue;
+			for (k = 0; k < n; k++) {
+				uint64_t acc;
+				const struct vigil_glob *g =
+					vigil_policy_rule_at(ps,
+							     VIGIL_CLASS_FILE,
+							     k, &acc);
+
+				if ((acc & VIGIL_FILE_X) &&
+				    vigil_glob_match(g, c, strlen(c)))
+					break;
+			}
+			if (k == n)
+				continue;
+			sr->children[sr->nchildren] = strdup(c);
+			if (!sr->children[sr->nchildren])
+				return -ENOMEM;
+			sr->nchildren++;
+		}
+	}
+	return 0;
+}
+
+static bool wanted(char *const *subjects, size_t n, const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(subjects[i], exe))
+			return true;
+	return !n;
+}
+
+int vigil_ruleset_from_policy(const struct vigil_policy *pol,
+			      const struct vigil_ruleset *obs,
+			      char *const *subjects, size_t nsubjects,
+			      struct vigil_ruleset *ret, char *err,
+			      size_t err_size)
+{
+	struct vigil_ruleset rs = { 0 };
+	unsigned int i, n = vigil_policy_nr_subjects(pol), k, m;
+	size_t cap, j;
+	int rc = -ENOMEM, c;
+
+	rs.subjects = calloc(n ? n : 1, sizeof(*rs.subjects));
+	if (!rs.subjects)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct vigil_policy_subject *ps =
+			vigil_policy_subject_at(pol, i);
+		const struct vigil_glob *sg = vigil_policy_subject_glob(ps);
+		const struct vigil_subject_rules *o = NULL;
+		struct vigil_subject_rules *sr;
+		const char *lit;
+		size_t len;
+
+		lit = vigil_glob_literal(sg, &len);
+		if (!lit) {
+			snprintf(err, err_size, "subject %s is a glob: an "
+				 "export needs one executable per block",
+				 vigil_glob_source(sg, &len));
+			rc = -EINVAL;
+			goto fail;
+		}
+		sr = &rs.subjects[rs.nsubjects];
+		sr->exe = strndup(lit, len);
+		if (!sr->exe)
+			goto fail;
+		/* a later block of the same exe is never used */
+		if (export_find_subject(&rs, sr->exe) ||
+		    !wanted(subjects, nsubjects, sr->exe)) {
+			free(sr->exe);
+			sr->exe = NULL;
+			continue;
+		}
+		rs.nsubjects++;
+		if (obs)
+			o = export_find_subject(obs, sr->exe);
+		if (o) {
+			sr->events = o->events;
+			sr->first = o->first;
+			sr->last = o->last;
+		}
+		cap = 0;
+		for (c = 0; c < VIGIL_CLASS_COUNT; c++)
+			cap += vigil_policy_class_nr_rules(ps, c);
+		sr->rules = calloc(cap ? cap : 1, sizeof(*sr->rules));
+		if (!sr->rules)
+			goto fail;
+		for (c = 0; c < VIGIL_CLASS_COUNT; c++) {
+			m = vigil_policy_class_nr_rules(ps, c);
+			for (k = 0; k < m; k++) {
+				uint64_t acc;
+				const struct vigil_glob *g =
+					vigil_policy_rule_at(ps, c, k, &acc);
+
+				rc = rule_of(&sr->rules[sr->nrules], c, acc,
+					     g, o);
+				sr->nrules++;
+				if (rc)
+					goto fail;
+			}
+		}
+	}
+	for (j = 0; j < nsubjects; j++) {
+		if (!export_find_subject(&rs, subjects[j])) {
+			snprintf(err, err_size, "subject '%s' is not in the "
+				 "candidate", subjects[j]);
+			rc = -ENOENT;
+			goto fail;
+		}
+	}
+	rc = find_children(&rs, pol);
+	if (rc)
+		goto fail;
+	if (obs) {
+		rs.first = obs->first;
+		rs.last = obs->last;
+		rs.records = obs->records;
+	}
+	*ret = rs;
+	return 0;
+fail:
+	vigil_ruleset_free(&rs);
+	return rc;
+}

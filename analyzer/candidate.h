@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: a parsed candidate policy as a rule set (candidate.c),
+ * what "vigil export CANDIDATE" translates.
+ */
+#ifndef VIGIL_ANALYZER_CANDIDATE_H
+#define VIGIL_ANALYZER_CANDIDATE_H
+
+#include <stddef.h>
+
+#include "rules.h"
+#include "policy.h"
+
+/*
+ * The rules of pol, one subject per block (in file order; a later block
+ * of the same executable is never used by the kernel and is skipped),
+ * only those named in subjects[0..nsubjects) when nsubjects > 0. Each
+ * rule is the candidate's: class, access and glob (r->glob, its canonical
+ * source); r->generalised when the glob is not one literal object. obs:
+ * observations (a strict rule set from the database) or NULL; each rule
+ * gets the count, times and up to 3 examples of the observed objects of
+ * its class it covers. Children: the other subjects an exec rule (x)
+ * names. Return 0; -EINVAL (a glob subject) or -ENOENT (a named subject
+ * not in pol) with err filled; -ENOMEM.
+ */
+int vigil_ruleset_from_policy(const struct vigil_policy *pol,
+			      const struct vigil_ruleset *obs,
+			      char *const *subjects, size_t nsubjects,
+			      struct vigil_ruleset *ret, char *err,
+			      size_t err_size);
+
+#endif /* VIGIL_ANALYZER_CANDIDATE_H */
