@@ -67,6 +67,14 @@ static int vigil_file_open(struct file *file)
 	if (file->f_mode & FMODE_WRITE)
 		access |= (file->f_flags & O_APPEND) ? VIGIL_FILE_A :
 						       VIGIL_FILE_W;
+	/*
+	 * O_CREAT asks for create even when the file exists (AppArmor asks
+	 * for its create bit then too): recorded as c, so that a policy
+	 * tried in observe mode needs what the exported policy will need.
+	 * The VFS clears O_CREAT from f_flags only after this hook.
+	 */
+	if (file->f_flags & O_CREAT)
+		access |= VIGIL_FILE_C;
 	if (access)
 		path_event(VIGIL_OP_OPEN, access, &file->f_path, true);
 	return 0;

@@ -33,8 +33,8 @@ t_ok "mmap PROT_EXEC of libc by $cat is recorded" \
 # subject itself (tee opens its file), not by the shell's redirect.
 tee=$(vigil_subject tee)
 "$tee" /tmp/vigil-t/10-out < /etc/hostname > /dev/null
-t_ok "open for write is its own tuple" \
-	vigil_wait "op=open access=w .*exe=\"$tee\" path=\"/tmp/vigil-t/10-out\""
+t_ok "open for write (O_CREAT|O_TRUNC) is its own tuple, with c" \
+	vigil_wait "op=open access=wc .*exe=\"$tee\" path=\"/tmp/vigil-t/10-out\""
 
 # Off: nothing more is recorded.
 vigil_mode off

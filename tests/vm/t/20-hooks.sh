@@ -22,11 +22,15 @@ vigil_mode learn
 	rm $d/hardlink
 	exec >> $d/appended
 "
+# an append without O_CREAT (dd conv=nocreat) is a alone
+echo x | dd of=$d/appended oflag=append conv=notrunc,nocreat status=none
 chk() { # DESC ERE
 	t_ok "$1" vigil_wait "$2"
 }
 chk "create (O_CREAT) is op=create access=c" "op=create access=c .*exe=\"$sh\" path=\"$d/created\""
-chk "append open is access=a" "op=open access=a .*exe=\"$sh\" path=\"$d/appended\""
+chk "append open with O_CREAT is access=ac (AppArmor asks for create)" "op=open access=ac .*exe=\"$sh\" path=\"$d/appended\""
+chk "append open without O_CREAT is access=a" "op=open access=a .*exe=\"/usr/bin/dd\" path=\"$d/appended\""
+chk "create open of a new file is access=wc too" "op=open access=wc .*exe=\"$sh\" path=\"$d/created\""
 chk "mkdir" "op=mkdir access=c .*exe=\"/usr/bin/mkdir\" path=\"$d/dir\""
 chk "rmdir" "op=rmdir access=d .*exe=\"/usr/bin/rmdir\" path=\"$d/dir\""
 chk "mknod of a fifo" "op=mknod access=c .*exe=\"/usr/bin/mkfifo\" path=\"$d/fifo\""
