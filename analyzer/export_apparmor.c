@@ -19,7 +19,23 @@ struct aa {
 	bool *reach;		/* reach[i * n + j]: j runs under i (ix) */
 	FILE *f;
 	struct export_notes general, left;
+	/* the network lines of the profile being written, each once */
+	struct export_notes net;
 };
+
+/* A "network ..." line, unless the profile has it already. */
+static int aa_network(struct aa *a, const char *family, const char *type)
+{
+	size_t n = a->net.n;
+	int rc;
+
+	rc = note_add(&a->net, "%s%s%s", family, type ? " " : "",
+		      type ? type : "");
+	if (rc || a->net.n == n)
+		return rc;
+	fprintf(a->f, "  network %s,\n", a->net.v[n]);
+	return 0;
+}
 
 static bool aa_name_char(unsigned char c)
 {
@@ -249,14 +265,16 @@ static int aa_net(struct aa *a, const struct vigil_rule *r)
 		goto out;
 	}
 	if (in_list(no.type, aa_types, ARRAY_SIZE(aa_types))) {
-		fprintf(a->f, "  network %s %s,\n", no.family, no.type);
+		rc = aa_network(a, no.family, no.type);
 	} else {
-		fprintf(a->f, "  network %s,\n", no.family);
-		rc = note_rule(&a->left, r, "socket type unknown to AppArmor: "
-			       "every type of the family allowed");
-		if (rc)
-			goto out;
+		rc = aa_network(a, no.family, NULL);
+		if (!rc)
+			rc = note_rule(&a->left, r, "socket type unknown to "
+				       "AppArmor: every type of the family "
+				       "allowed");
 	}
+	if (rc)
+		goto out;
 	if (no.addr && !strcmp(no.family, "unix") && no.addr[0] == '/') {
 		/* A named socket is a file: bind creates it, connect
 		 * writes it. */
@@ -402,6 +420,38 @@ static int aa_receive(struct aa *a, size_t self)
 	return 0;
 }
 
+/*
+ * A "#!" script's interpreter (its first line, on this machine), or NULL.
+ * AppArmor attaches the profile by the script's path and then asks it for
+ * the interpreter the kernel runs; vigil records that exec under the
+ * parent, so the profile would lack it.
+ */
+static char *aa_interpreter(const char *exe)
+{
+	char buf[256], *p, *e;
+	FILE *f = fopen(exe, "re");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n < 3 || buf[0] != '#' || buf[1] != '!')
+		return NULL;
+	for (p = buf + 2; *p == ' ' || *p == '\t'; p++)
+		;
+	for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+		;
+	if (*p != '/' || e == p || (*e != ' ' && *e != '\t' && *e != '\n'))
+		return NULL;
+	*e = '\0';
+	/* AppArmor matches the path with symlinks resolved (/bin/sh is
+	 * /usr/bin/dash on Debian) */
+	e = realpath(p, NULL);
+	return e ? e : strdup(p);
+}
+
 static int aa_profile(struct aa *a, size_t self)
 {
 	const struct vigil_ruleset *rs = a->rs;
@@ -413,6 +463,17 @@ static int aa_profile(struct aa *a, size_t self)
 	fprintf(a->f, "profile %s ", a->names[self]);
 	aa_literal_path(a->f, sr->exe);
 	fputs(" {\n  include <abstractions/base>\n\n", a->f);
+	{
+		char *interp = aa_interpreter(sr->exe);
+
+		if (interp) {
+			fputs("  # a #! script: the interpreter of its first "
+			      "line runs under this profile\n  ", a->f);
+			aa_literal_path(a->f, interp);
+			fputs(" mrix,\n", a->f);
+			free(interp);
+		}
+	}
 	for (i = 0; i < n; i++) {
 		const struct vigil_subject_rules *c = &rs->subjects[i];
 		char *from = NULL;
@@ -454,6 +515,9 @@ static const char *const aa_general[] = {
 	"->w, because AppArmor 3.0 has no finer permission (w is broader)",
 	"x is ix: a child runs under this profile; the rules of children "
 	"that are subjects of this export are included below",
+	"a #! script's interpreter (its first line) gets mrix: AppArmor "
+	"asks the script's profile for it",
+	"each network line once, however many rules map to it",
 	"paths that may be directories end in {,/} (AppArmor names a "
 	"directory with a trailing /)",
 	"network rules allow every operation (create, bind, connect, "
@@ -523,6 +587,7 @@ int export_apparmor(const struct vigil_ruleset *rs, const char *dir,
 		body = text = NULL;
 		notes_free(&a.general);
 		notes_free(&a.left);
+		notes_free(&a.net);
 	}
 	rc = 0;
 out:
@@ -534,6 +599,7 @@ out:
 	free(text);
 	notes_free(&a.general);
 	notes_free(&a.left);
+	notes_free(&a.net);
 	if (a.names)
 		for (i = 0; i < rs->nsubjects; i++)
 			free(a.names[i]);

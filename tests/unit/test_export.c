@@ -376,6 +376,53 @@ static void test_apparmor(void **state)
 	tdir_rm(&d);
 }
 
+/*
+ * What passes vigil's trial passes AppArmor: an O_CREAT|O_APPEND open
+ * (recorded ac) is w, since AppArmor asks for create; a #! script's
+ * profile gets its interpreter; each network line once.
+ */
+static void test_apparmor_trial_safe(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *out, script[256], *interp, want[600];
+
+	(void)state;
+	need("apparmor_parser", "apparmor");
+	tdir_make(&d);
+	snprintf(script, sizeof(script), "%s/svc", d.path);
+	spit(script, "#!/bin/sh\necho hi\n");
+	sr = add_subject(&rs, script);
+	add_rule(sr, VIGIL_CLASS_FILE, VIGIL_FILE_A | VIGIL_FILE_C,
+		 "/var/log/svc.log", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET, "inet:stream", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_BIND | VIGIL_NET_LISTEN,
+		 "inet:stream:80", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_CONNECT, "inet:stream:53",
+		 false);
+	assert_int_equal(export_apparmor(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(files.n, 1);
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "  \"/var/log/svc.log\" w,\n"));
+	assert_true(contains(text, "  network inet stream,\n"));
+	assert_null(strstr(strstr(text, "  network inet stream,\n") + 1,
+			   "  network inet stream,\n"));
+	interp = realpath("/bin/sh", NULL);
+	assert_non_null(interp);
+	snprintf(want, sizeof(want), "  \"%s\" mrix,\n", interp);
+	free(interp);
+	assert_true(contains(text, want));
+	assert_int_equal(sh(&out, "apparmor_parser -QK '%s'", files.paths[0]),
+			 0);
+	free(out);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 /* ---- Landlock ---- */
 
 static void test_landlock(void **state)
@@ -902,6 +949,7 @@ int main(void)
 		cmocka_unit_test(test_glob_toks),
 		cmocka_unit_test(test_subject_name),
 		cmocka_unit_test(test_apparmor),
+		cmocka_unit_test(test_apparmor_trial_safe),
 		cmocka_unit_test(test_landlock),
 		cmocka_unit_test(test_landlock_reader),
 		cmocka_unit_test(test_run_landlock),
