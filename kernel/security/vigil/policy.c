@@ -229,6 +229,90 @@ static int close_block(struct parser *p)
 	return 0;
 }
 
+/* Whether s[0..len) is one of names, or prefix followed by digits. */
+static bool net_name_known(const char *s, size_t len,
+			   const char *const *names, size_t n,
+			   const char *prefix)
+{
+	size_t i, pl = strlen(prefix);
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !memcmp(s, names[i], len))
+			return true;
+	if (len <= pl || memcmp(s, prefix, pl))
+		return false;
+	for (i = pl; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+static bool net_literal(const char *s, size_t len)
+{
+	return !memchr(s, '*', len) && !memchr(s, '?', len);
+}
+
+/*
+ * A net object is FAMILY:TYPE[:ADDRESS] as the kernel writes it: the
+ * literal parts of it must be names it can write, and an inet port a
+ * number 0..65535, or the rule could never match. The canonical source of
+ * the pattern is checked (what a dump writes, so that a dump parses
+ * again); one with braces or escapes is not split (a ':' may be inside an
+ * alternative).
+ */
+static int check_net_object(struct parser *p, const struct vigil_glob *glob)
+{
+	static const char *const families[] = {
+		"unix", "inet", "inet6", "netlink", "packet",
+	};
+	static const char *const types[] = {
+		"stream", "dgram", "raw", "seqpacket", "rdm", "packet",
+	};
+	const char *c1, *c2, *addr;
+	char q[VIGIL_QUOTE_SIZE];
+	size_t len, flen, tlen, alen, i;
+	const char *s = vigil_glob_source(glob, &len);
+	unsigned int port = 0;
+
+	if (memchr(s, '{', len) || memchr(s, '\\', len))
+		return 0;
+	c1 = memchr(s, ':', len);
+	flen = c1 ? (size_t)(c1 - s) : len;
+	if (net_literal(s, flen) &&
+	    !net_name_known(s, flen, families, ARRAY_SIZE(families), "af"))
+		return parse_error(p, "unknown socket family '%s'",
+				   vigil_quote(q, sizeof(q), s, flen));
+	if (!c1) {
+		if (net_literal(s, len))
+			return parse_error(p, "net object must be FAMILY:TYPE[:ADDRESS]: '%s'",
+					   vigil_quote(q, sizeof(q), s, len));
+		return 0;
+	}
+	c2 = memchr(c1 + 1, ':', len - flen - 1);
+	tlen = c2 ? (size_t)(c2 - c1 - 1) : len - flen - 1;
+	if (net_literal(c1 + 1, tlen) &&
+	    !net_name_known(c1 + 1, tlen, types, ARRAY_SIZE(types), "type"))
+		return parse_error(p, "unknown socket type '%s'",
+				   vigil_quote(q, sizeof(q), c1 + 1, tlen));
+	if (!c2 || !net_literal(s, flen) ||
+	    !((flen == 4 && !memcmp(s, "inet", 4)) ||
+	      (flen == 5 && !memcmp(s, "inet6", 5))))
+		return 0;
+	addr = c2 + 1;
+	alen = len - (size_t)(addr - s);
+	if (!net_literal(addr, alen))
+		return 0;
+	for (i = 0; i < alen && port <= 65535; i++) {
+		if (addr[i] < '0' || addr[i] > '9')
+			break;
+		port = port * 10 + (unsigned int)(addr[i] - '0');
+	}
+	if (!alen || i < alen || port > 65535)
+		return parse_error(p, "invalid port '%s' (a number 0..65535)",
+				   vigil_quote(q, sizeof(q), addr, alen));
+	return 0;
+}
+
 static int parse_rule(struct parser *p, const struct token *tok,
 		      unsigned int n)
 {
@@ -278,6 +362,8 @@ static int parse_rule(struct parser *p, const struct token *tok,
 			return parse_error(p, "unknown capability '%s'",
 					   quote(q, &tok[2]));
 		break;
+	case VIGIL_CLASS_NET:
+		return check_net_object(p, glob);
 	default:
 		break;
 	}

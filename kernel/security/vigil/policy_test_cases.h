@@ -362,6 +362,20 @@ static const struct policy_case policy_cases[] = {
 	  "line 2: unknown class 'fileeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee...'" },
 	{ "control byte quoted", "subject /a {\n f\x01 r /x\n}\n", 0, -EINVAL,
 	  "line 2: unknown class 'f\\x01'" },
+	{ "net port too large", "subject /a {\n net bind inet:stream:99999\n}\n",
+	  0, -EINVAL, "line 2: invalid port '99999' (a number 0..65535)" },
+	{ "net port negative", "subject /a {\n net bind inet:stream:-5\n}\n",
+	  0, -EINVAL, "line 2: invalid port '-5' (a number 0..65535)" },
+	{ "net port empty", "subject /a {\n net bind inet6:dgram:\n}\n",
+	  0, -EINVAL, "line 2: invalid port '' (a number 0..65535)" },
+	{ "net unknown family",
+	  "subject /a {\n net bind nosuchfamily:weird:xyz\n}\n", 0, -EINVAL,
+	  "line 2: unknown socket family 'nosuchfamily'" },
+	{ "net unknown type", "subject /a {\n net bind inet:weird:80\n}\n",
+	  0, -EINVAL,
+	  "line 2: unknown socket type 'weird'" },
+	{ "net no type", "subject /a {\n net socket unix\n}\n", 0, -EINVAL,
+	  "line 2: net object must be FAMILY:TYPE[:ADDRESS]: 'unix'" },
 };
 
 /* Expected answers of vigil_policy_allows() on eval_policy. */
