@@ -332,7 +332,7 @@ int do_diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"diff [--db PATH] [--subject EXE]... POLICY\n"
+		"diff [--db PATH] [--subject EXE]... POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
 		"  they differ, 0 when they agree).";
@@ -384,15 +384,15 @@ int do_diff(int argc, char **argv)
 	}
 	rc = vigil_policy_parse(text, len, &pol, &perr);
 	if (rc) {
-		fprintf(stderr, "%s:%u: %s\n", file, perr.line,
-			perr.msg[0] ? perr.msg : strerror(-rc));
+		p_err("%s:%u: %s", file, perr.line,
+		      perr.msg[0] ? perr.msg : strerror(-rc));
 		goto out;
 	}
 	rc = ptext_read(text, len, &pt, &line);
 	if (rc) {
-		fprintf(stderr, "%s:%u: %s\n", file, line,
-			rc == -ENOMEM ? "out of memory" :
-					"cannot list this rule (a bug)");
+		p_err("%s:%u: %s", file, line,
+		      rc == -ENOMEM ? "out of memory" :
+				      "cannot list this rule (a bug)");
 		goto out;
 	}
 	db = vigil_db_path();

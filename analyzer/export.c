@@ -753,7 +753,7 @@ int do_export(int argc, char **argv)
 	}
 	if (optind + 1 < argc || !to) {
 		if (!to)
-			p_err("export: --to TARGET is required");
+			p_err("--to TARGET is required");
 		fprintf(stderr, "usage: %s %s\n", progname, usage);
 		goto out;
 	}

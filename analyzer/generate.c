@@ -13,67 +13,6 @@
 #include "rules.h"
 #include "policy.h"
 
-int write_file_atomic(const char *path, const char *data, size_t len)
-{
-	char *tmp = NULL;
-	mode_t mask;
-	size_t off = 0;
-	int fd, rc = 0;
-
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		rc = -errno;
-		goto out_close;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			goto out_close;
-		}
-		off += n;
-	}
-	if (fsync(fd))
-		rc = -errno;
-out_close:
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-out:
-	free(tmp);
-	return rc;
-}
-
-int open_store_existing(const char *path, struct vigil_store **ret)
-{
-	char err[256] = "";
-	int rc;
-
-	if (access(path, F_OK)) {
-		p_err("%s: %s (run vigil ingest first)", path,
-		      strerror(errno));
-		return -ENOENT;
-	}
-	rc = vigil_store_open(path, ret, err, sizeof(err));
-	if (rc)
-		p_err("%s: %s", path, err);
-	return rc;
-}
-
 static const char *plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";

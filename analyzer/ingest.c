@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vigil.h"
@@ -240,8 +241,8 @@ void ingest_summary(const struct ingest *in, const char *verb)
 	printf("%s\n", shown ? ")" : "");
 	fflush(stdout);
 	for (unsigned int i = 0; i < shown; i++)
-		fprintf(stderr, "%s: malformed record: %s\n",
-			in->where[i] ? in->where[i] : "?", in->why[i]);
+		p_err("%s: malformed record: %s",
+		      in->where[i] ? in->where[i] : "?", in->why[i]);
 }
 
 /* ---- files ---- */
@@ -400,6 +401,44 @@ static int save_position(struct ingest_run *run, struct vigil_source *src,
 }
 
 /*
+ * Progress on a terminal, for a regular file: "NAME: X of Y MiB (P%)",
+ * at most 5 times a second, erased when the file is done.
+ */
+struct progress {
+	bool on;
+	long long last_ns;
+	uint64_t total;
+	const char *name;
+};
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void progress_show(struct progress *pg, uint64_t done)
+{
+	long long t = now_ns();
+
+	if (!pg->on || (pg->last_ns && t - pg->last_ns < 200000000LL))
+		return;
+	pg->last_ns = t;
+	fprintf(stderr, "\r%s: %s: %s: %.1f of %.1f MiB (%u%%)   ", progname,
+		vigil_verb ? vigil_verb : "ingest", pg->name,
+		done / 1048576.0, pg->total / 1048576.0,
+		pg->total ? (unsigned int)(done * 100 / pg->total) : 100);
+}
+
+static void progress_end(struct progress *pg)
+{
+	if (pg->on && pg->last_ns)
+		fputs("\r\033[K", stderr);
+}
+
+/*
  * Ingest fd, named name. With st (a regular file), resume from the
  * position kept for it and keep the new one. 0, -EBADF (input unreadable,
  * reported), -EIO (db) or -ENOMEM.
@@ -409,6 +448,7 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 {
 	struct line_reader lr = { 0 };
 	struct vigil_source src = { 0 }, *srcp = NULL;
+	struct progress pg = { 0 };
 	unsigned int flags = 0;
 	uint64_t line = 0;
 	long in_batch = 0;
@@ -466,6 +506,9 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		lr.next_off = start;
 		src.offset = start;
 		src.line = line;
+		pg.on = isatty(STDERR_FILENO);
+		pg.total = (uint64_t)st->st_size;
+		pg.name = name;
 	}
 	rc = vigil_store_begin(run->in.store);
 	if (rc)
@@ -495,6 +538,8 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		if (run->crash_after &&
 		    ++run->lines_total >= (uint64_t)run->crash_after)
 			raise(SIGKILL);
+		if (pg.on && !(line & 4095))
+			progress_show(&pg, lr.next_off);
 		if (++in_batch >= run->batch) {
 			in_batch = 0;
 			rc = save_position(run, srcp, true);
@@ -521,6 +566,7 @@ out_db:
 	if (rc != -ENOMEM)
 		rc = -EIO;
 out:
+	progress_end(&pg);
 	return rc;
 }
 
@@ -608,6 +654,43 @@ static char **default_inputs(int *ret_count)
 	return list;
 }
 
+/* Can input be opened as a file to read (standard input always can)? */
+static int try_input(const char *input)
+{
+	struct stat sb;
+	int fd;
+
+	if (!strcmp(input, "-"))
+		return 0;
+	fd = open(input, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	return S_ISDIR(sb.st_mode) ? -EISDIR : 0;
+}
+
+static bool any_readable(char **inputs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!try_input(inputs[i]))
+			return true;
+	return false;
+}
+
+static void report_unreadable(const char *input)
+{
+	int rc = try_input(input);
+
+	if (rc == -EISDIR)
+		p_err("%s: is a folder", input);
+	else if (rc)
+		p_err("%s: %s", input, strerror(-rc));
+}
+
 int do_ingest(int argc, char **argv)
 {
 	struct ingest_run run = { 0 };
@@ -628,8 +711,15 @@ int do_ingest(int argc, char **argv)
 			return EXIT_USAGE;
 		inputs = defaults;
 	}
+	/* Nothing readable: say why, and make no database. */
+	if (!any_readable(inputs, ninputs)) {
+		for (int i = 0; i < ninputs; i++)
+			report_unreadable(inputs[i]);
+		p_err("nothing to read: no database written");
+		goto out;
+	}
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
-		p_err("%s: %s", vigil_db_path(), err);
+		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		goto out;
 	}
 	if (ingest_run_init(&run, store)) {

@@ -100,11 +100,21 @@ int do_status(int argc, char **argv)
 	chomp(mode);
 	printf("mode %s\n", mode);
 	free(mode);
-	/* stats is "key value" lines: print them as they are */
+	/* stats is "key value" lines: print them as they are, but for its
+	 * own mode line (printed above, once) */
 	if (!sfs_read("stats", SMALL_MAX, &stats, NULL)) {
-		fputs(stats, stdout);
-		if (*stats && stats[strlen(stats) - 1] != '\n')
-			putchar('\n');
+		char *line = stats, *nl;
+
+		for (; *line; line = nl) {
+			nl = strchrnul(line, '\n');
+			if (*nl)
+				nl++;
+			if (!strncmp(line, "mode ", 5))
+				continue;
+			fwrite(line, 1, nl - line, stdout);
+			if (nl[-1] != '\n')
+				putchar('\n');
+		}
 		free(stats);
 	}
 	return EXIT_OK;
@@ -127,10 +137,14 @@ int do_mode(int argc, char **argv)
 		free(cur);
 		return EXIT_OK;
 	}
-	if (first + 1 != argc ||
-	    (strcmp(argv[first], "learn") && strcmp(argv[first], "observe") &&
-	     strcmp(argv[first], "off"))) {
+	if (first + 1 != argc) {
 		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[first], "learn") && strcmp(argv[first], "observe") &&
+	    strcmp(argv[first], "off")) {
+		p_err("unknown mode '%s' (learn, observe or off)",
+		      argv[first]);
 		return EXIT_USAGE;
 	}
 	rc = sfs_write("mode", argv[first], strlen(argv[first]));
@@ -147,13 +161,14 @@ int do_mode(int argc, char **argv)
 int do_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 'n' },
 		{ "dump", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"load [-n|--check] [--dump] POLICY\n"
+		"load [-n|--check] [--dump] POLICY|-\n"
 		"  Validate POLICY, then load it as the candidate policy\n"
 		"  (-n: validate only; --dump: validate, print the canonical\n"
 		"  form, load nothing).";
@@ -166,6 +181,9 @@ int do_load(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+nh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;	/* accepted, unused */
+			break;
 		case 'n':
 			check_only = true;
 			break;
@@ -199,8 +217,8 @@ int do_load(int argc, char **argv)
 
 		rc = vigil_policy_parse(text, len, &pol, &perr);
 		if (rc) {
-			fprintf(stderr, "%s:%u: %s\n", file, perr.line,
-				perr.msg[0] ? perr.msg : strerror(-rc));
+			p_err("%s:%u: %s", file, perr.line,
+			      perr.msg[0] ? perr.msg : strerror(-rc));
 			goto out;
 		}
 		if (dump) {
@@ -233,13 +251,11 @@ int do_load(int argc, char **argv)
 	if (rc == -EINVAL) {
 		char *why = NULL;
 
-		p_err("%s: the kernel rejected the policy", file);
-		if (!sfs_read("policy_errors", SMALL_MAX, &why, NULL)) {
+		if (!sfs_read("policy_errors", SMALL_MAX, &why, NULL))
 			chomp(why);
-			if (*why)
-				fprintf(stderr, "%s\n", why);
-			free(why);
-		}
+		p_err("%s: the kernel rejected the policy%s%s", file,
+		      why && *why ? ": " : "", why ? why : "");
+		free(why);
 		goto out;
 	}
 	if (rc) {
@@ -344,7 +360,7 @@ int do_snapshot(int argc, char **argv)
 	if (sfs_read("learned", LEARNED_MAX, &text, NULL))
 		return EXIT_USAGE;
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
-		p_err("%s: %s", vigil_db_path(), err);
+		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		goto out;
 	}
 	if (vigil_store_begin(store) ||

@@ -7,46 +7,55 @@
 #include "vigil.h"
 #include "export.h"
 
+/* The one command table: dispatch, vigil --help and vigil --verbs. */
 static const struct cmd cmds[] = {
-	{ "ingest", do_ingest },
-	{ "plugin", do_plugin },
-	{ "snapshot", do_snapshot },
-	{ "status", do_status },
-	{ "mode", do_mode },
-	{ "load", do_load },
-	{ "generate", do_generate },
-	{ "diff", do_diff },
-	{ "export", do_export },
-	{ "run", do_run },
-	{ "report", do_report },
+	{ "ingest", do_ingest, "[FILE...|-]",
+	  "store the vigil records of audit logs" },
+	{ "plugin", do_plugin, "",
+	  "auditd plugin: records on standard input" },
+	{ "snapshot", do_snapshot, "",
+	  "the kernel's learned table, against the db" },
+	{ "status", do_status, "", "the kernel's mode and counters" },
+	{ "mode", do_mode, "[learn|observe|off]",
+	  "show or set the kernel's mode" },
+	{ "load", do_load, "[-n] [--dump] POLICY|-",
+	  "check, then load a candidate policy" },
+	{ "generate", do_generate, "[--strict] [-o FILE]",
+	  "a candidate policy from the observations" },
+	{ "diff", do_diff, "POLICY|-",
+	  "observations vs POLICY: missing, unused rules" },
+	{ "export", do_export, "--to TARGET [-o DIR]",
+	  "apparmor/selinux/landlock/tomoyo/systemd" },
+	{ "run", do_run, "--landlock FILE|- -- COMMAND",
+	  "run COMMAND under a Landlock ruleset" },
+	{ "report", do_report, "[--format html|text|json] [-o DIR|FILE]",
+	  "what was learned, would be denied; charts" },
 };
 
 static void usage(FILE *f)
 {
+	size_t i;
+
 	fputs("usage: vigil [--db PATH] VERB [ARGS...]\n"
 	      "       vigil -h|--help | --version\n"
 	      "\n"
-	      "Verbs:\n"
-	      "  ingest [FILE...|-]      store the vigil records of audit\n"
-	      "                          logs\n"
-	      "  plugin                  auditd plugin (records on stdin)\n"
-	      "  snapshot                store the kernel's learned table,\n"
-	      "                          report the tuples the database lacks\n"
-	      "  status                  the kernel's mode and counters\n"
-	      "  mode [learn|observe|off]  show or set the kernel's mode\n"
-	      "  load [-n] POLICY        check, then load a candidate policy\n"
-	      "  generate [--strict]     a candidate policy from observations\n"
-	      "  diff POLICY             observations vs POLICY: missing and\n"
-	      "                          unused rules\n"
-	      "  export --to TARGET      policies for apparmor, selinux,\n"
-	      "                          landlock, tomoyo or systemd\n"
-	      "  run --landlock FILE -- COMMAND  run COMMAND under a\n"
-	      "                          Landlock ruleset\n"
-	      "\n"
+	      "Verbs (vigil VERB -h for each one's options):\n", f);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s %s", cmds[i].name,
+			 cmds[i].args);
+		if (strlen(head) > 30)
+			fprintf(f, "  %s\n  %-30s  %s\n", head, "",
+				cmds[i].summary);
+		else
+			fprintf(f, "  %-30s  %s\n", head, cmds[i].summary);
+	}
+	fputs("\n"
 	      "Options:\n"
 	      "  --db PATH   the database (default: $VIGIL_DB, else\n"
 	      "              /var/lib/vigil/vigil.db as root, else\n"
-	      "              ./vigil.db)\n"
+	      "              ./vigil.db); also after the verb\n"
 	      "  -h, --help  this help; VERB -h for a verb's\n"
 	      "  --version   print the version\n"
 	      "\n"
@@ -61,6 +70,7 @@ int main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "verbs", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -76,6 +86,11 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("vigil %s\n", VIGIL_VERSION);
 			return EXIT_OK;
+		case 'L':
+			/* for the completion and the tests */
+			for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+				printf("%s\n", cmds[i].name);
+			return EXIT_OK;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -86,8 +101,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!strcmp(argv[optind], cmds[i].name))
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			vigil_verb = cmds[i].name;
 			return cmds[i].fn(argc - optind, argv + optind);
+		}
 	}
 	p_err("unknown verb '%s' (vigil --help lists them)", argv[optind]);
 	return EXIT_USAGE;

@@ -73,7 +73,7 @@ static int reopen(struct plugin *pl)
 	pl->in.store = NULL;
 	if (vigil_store_open(vigil_db_path(), &pl->in.store, err,
 			     sizeof(err))) {
-		p_err("%s: %s", vigil_db_path(), err);
+		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		return -EIO;
 	}
 	return vigil_store_begin(pl->in.store);
@@ -103,7 +103,7 @@ int do_plugin(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
-		p_err("%s: %s", vigil_db_path(), err);
+		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		return EXIT_USAGE;
 	}
 	ingest_init(&pl.in, store);

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "intern.h"
+#include "rules.h"
 #include "vigil.h"
 
 #define TOP_N 10
@@ -62,6 +63,9 @@ struct report {
 	size_t ntop_subj, ntop_obj;
 	long long records, learned, denied, first_ms, last_ms;
 	long long snap_tuples, snap_missing;
+	/* of the missing: seq at or below the last ingested (lost), above
+	 * it (not ingested yet) */
+	long long snap_lost, snap_later, max_seq;
 	bool have_snap;
 	long long seq_gaps;	/* -1: not computable (several boots) */
 
@@ -96,7 +100,7 @@ static int prepare(const struct report *r, const char *fmt, sqlite3_stmt **st)
 
 	snprintf(sql, sizeof(sql), fmt, r->where);
 	if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK) {
-		p_err("report: %s", sqlite3_errmsg(r->db));
+		p_err("%s", sqlite3_errmsg(r->db));
 		return -EIO;
 	}
 	bind_where(r, *st, 1);
@@ -326,7 +330,7 @@ static int seq_gaps_sql(struct report *r)
 	if (sqlite3_prepare_v2(r->db, "SELECT count(*), count(DISTINCT seq), "
 			       "coalesce(max(seq), 0), count(DISTINCT node) "
 			       "FROM records", -1, &st, NULL) != SQLITE_OK) {
-		p_err("report: %s", sqlite3_errmsg(r->db));
+		p_err("%s", sqlite3_errmsg(r->db));
 		return -EIO;
 	}
 	if (sqlite3_step(st) == SQLITE_ROW &&
@@ -377,13 +381,13 @@ static int load(struct report *r)
 		rc = scan_row(r, st);
 		if (rc) {
 			sqlite3_finalize(st);
-			p_err("report: %s", strerror(-rc));
+			p_err("%s", strerror(-rc));
 			return rc;
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		p_err("report: %s", sqlite3_errmsg(r->db));
+		p_err("%s", sqlite3_errmsg(r->db));
 		return -EIO;
 	}
 	r->records = (long long)r->rows.n;
@@ -413,16 +417,39 @@ static int load(struct report *r)
 	if (r->nsubj > 1)
 		qsort(r->subj, r->nsubj, sizeof(*r->subj), cmp_subj);
 
-	/* Loss: the latest snapshot's unmatched tuples, and seq gaps. */
-	if (sqlite3_prepare_v2(r->db, "SELECT tuples, missing FROM snapshots "
-			       "ORDER BY id DESC LIMIT 1", -1, &st, NULL) ==
-	    SQLITE_OK) {
+	/* Loss: the latest snapshot's unmatched tuples, and seq gaps. A
+	 * tuple without a record whose seq is above the last one ingested
+	 * was only not ingested yet; at or below it, its record was lost. */
+	if (sqlite3_prepare_v2(r->db, "SELECT tuples, missing, "
+			       "(SELECT coalesce(max(seq), 0) FROM records) "
+			       "FROM snapshots ORDER BY id DESC LIMIT 1", -1,
+			       &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			r->have_snap = true;
 			r->snap_tuples = sqlite3_column_int64(st, 0);
 			r->snap_missing = sqlite3_column_int64(st, 1);
+			r->max_seq = sqlite3_column_int64(st, 2);
 		}
 		sqlite3_finalize(st);
+	}
+	if (r->have_snap && r->snap_missing) {
+		if (sqlite3_prepare_v2(r->db, "SELECT coalesce(sum(t.seq > ?1), 0) "
+				       "FROM kernel_tuples t WHERE t.snapshot = "
+				       "(SELECT max(id) FROM snapshots) AND "
+				       "t.verdict != 'allowed' AND NOT EXISTS "
+				       "(SELECT 1 FROM records r WHERE "
+				       "r.verdict = t.verdict AND r.op = t.op AND "
+				       "r.access = t.access AND r.uid = t.uid AND "
+				       "r.exe IS t.exe AND r.object IS t.object)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			p_err("%s", sqlite3_errmsg(r->db));
+			return -EIO;
+		}
+		sqlite3_bind_int64(st, 1, r->max_seq);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			r->snap_later = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		r->snap_lost = r->snap_missing - r->snap_later;
 	}
 	r->seq_gaps = -1;
 	if (!r->whole)
@@ -596,13 +623,26 @@ static int write_tops(const struct top_row *t, size_t n, const char *path)
 	return fclose(f) ? -errno : 0;
 }
 
+#ifndef VIGIL_DATADIR
+#define VIGIL_DATADIR "/usr/local/share/vigil"
+#endif
+
+/*
+ * The gnuplot scripts: $VIGIL_REPORTS_DIR, else beside the binary (the
+ * source tree's analyzer/../reports, an installed PREFIX/sbin/../share/
+ * vigil/reports, wherever PREFIX and DESTDIR put it), else the DATADIR
+ * vigil was built for. The first holding timeline.gp wins.
+ */
 static const char *reports_dir(void)
 {
-	static char buf[PATH_MAX + 16];
+	static char buf[PATH_MAX + 32];
+	static const char *const rel[] = { "../reports",
+					   "../share/vigil/reports" };
 	const char *env = getenv("VIGIL_REPORTS_DIR");
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], gp[PATH_MAX + 64];
 	ssize_t n;
 	char *slash;
+	size_t i;
 
 	if (env && *env)
 		return env;
@@ -612,12 +652,15 @@ static const char *reports_dir(void)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(buf, sizeof(buf), "%s/../reports", exe);
-			if (!access(buf, R_OK))
-				return buf;
+			for (i = 0; i < ARRAY_SIZE(rel); i++) {
+				snprintf(buf, sizeof(buf), "%s/%s", exe, rel[i]);
+				snprintf(gp, sizeof(gp), "%s/timeline.gp", buf);
+				if (!access(gp, R_OK))
+					return buf;
+			}
 		}
 	}
-	return "/usr/local/share/vigil/reports";
+	return VIGIL_DATADIR "/reports";
 }
 
 /* The charts' gnuplot runs, started together and waited for together. */
@@ -668,14 +711,14 @@ static int gnuplot_wait(struct plots *p)
 			continue;
 		}
 		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			p_err("report: gnuplot %s/%s failed (exit %d)%s",
+			p_err("gnuplot %s/%s failed (exit %d)%s",
 			      reports_dir(), p->run[i].script,
 			      WIFEXITED(st) ? WEXITSTATUS(st) : -1,
 			      WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
 			      ": install gnuplot-nox" : "");
 			rc = -EIO;
 		} else if (stat(p->run[i].svg, &sb) || !sb.st_size) {
-			p_err("report: gnuplot wrote no %s", p->run[i].svg);
+			p_err("gnuplot wrote no %s", p->run[i].svg);
 			rc = -EIO;
 		}
 	}
@@ -808,12 +851,18 @@ static void json_str(FILE *f, const char *s)
 
 static void loss_line(const struct report *r, char *buf, size_t size)
 {
-	char snap[128] = "no kernel snapshot (run vigil snapshot)";
+	char snap[256] = "no kernel snapshot (run vigil snapshot)";
 	char gaps[64] = "n/a (records of several boots)";
 
-	if (r->have_snap)
-		snprintf(snap, sizeof(snap), "%lld of %lld kernel tuples have "
-			 "no record", r->snap_missing, r->snap_tuples);
+	if (r->have_snap && !r->snap_missing)
+		snprintf(snap, sizeof(snap), "none of %lld kernel tuples",
+			 r->snap_tuples);
+	else if (r->have_snap)
+		snprintf(snap, sizeof(snap), "%lld of %lld kernel tuples "
+			 "(seq at or below the last ingested, %lld), and %lld "
+			 "not ingested yet (seq above it: run vigil ingest)",
+			 r->snap_lost, r->snap_tuples, r->max_seq,
+			 r->snap_later);
 	if (r->seq_gaps >= 0)
 		snprintf(gaps, sizeof(gaps), "%lld", r->seq_gaps);
 	snprintf(buf, size, "lost records: %s; seq gaps: %s", snap, gaps);
@@ -821,8 +870,8 @@ static void loss_line(const struct report *r, char *buf, size_t size)
 
 static int out_html(struct report *r, const char *dir)
 {
-	char path[PATH_MAX], a[32], b[32], c[32], loss[256];
-	bool lost = (r->have_snap && r->snap_missing) || r->seq_gaps > 0;
+	char path[PATH_MAX], a[32], b[32], c[32], loss[512];
+	bool lost = (r->have_snap && r->snap_lost) || r->seq_gaps > 0;
 	size_t i;
 	FILE *f;
 
@@ -892,9 +941,46 @@ static int out_html(struct report *r, const char *dir)
 	return fclose(f) ? -errno : 0;
 }
 
+/* Text wrapped at spaces to 79 columns, continuation lines indented:
+ * no sentence is cut. */
+static void put_wrapped(FILE *f, const char *s)
+{
+	size_t col = 0, w;
+
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		w = strcspn(s, " ");
+		if (!w)
+			break;
+		if (col && col + 1 + w > 79) {
+			fputs("\n  ", f);
+			col = 2;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(s, 1, w, f);
+		col += w;
+		s += w;
+	}
+	fputc('\n', f);
+}
+
+/* A name in width columns: its end, with "..." where its start was cut. */
+static void put_tail(FILE *f, const char *s, int width)
+{
+	size_t l = strlen(s);
+
+	if (l > (size_t)width)
+		fprintf(f, "...%-*s", width - 3, s + l - (width - 3));
+	else
+		fprintf(f, "%-*s", width, s);
+}
+
 static void out_text(struct report *r, FILE *f)
 {
-	char a[32], b[32], loss[256];
+	char a[32], b[32], loss[512];
 	size_t i;
 
 	fprintf(f, "vigil report: %s .. %s\n", iso(r->first_ms, a, sizeof(a)),
@@ -902,25 +988,22 @@ static void out_text(struct report *r, FILE *f)
 	fprintf(f, "%lld records, %zu subjects, %lld learned, %lld would-deny\n",
 		r->records, r->nsubj, r->learned, r->denied);
 	loss_line(r, loss, sizeof(loss));
-	fprintf(f, "%.79s\n\n", loss);
-	fprintf(f, "%-36s %7s %7s %7s %-16s\n", "subject", "records", "learned",
-		"denied", "learning");
+	put_wrapped(f, loss);
+	fprintf(f, "\n%-36s %7s %7s %7s %-16s\n", "subject", "records",
+		"learned", "denied", "learning");
 	for (i = 0; i < r->nsubj; i++) {
 		const struct subj_row *s = &r->subj[i];
-		size_t l = strlen(s->exe);
 
-		fprintf(f, "%-36.36s %7lld %7lld %7lld %-16s\n",
-			l > 36 ? s->exe + l - 36 : s->exe, s->records,
+		put_tail(f, s->exe, 36);
+		fprintf(f, " %7lld %7lld %7lld %-16s\n", s->records,
 			s->learned, s->denied,
 			converged(s, r->last_ms) ? "converged" : "still learning");
 	}
 	fputs("\ntop objects:\n", f);
 	for (i = 0; i < r->ntop_obj; i++) {
-		size_t l = strlen(r->top_obj[i].name);
-
-		fprintf(f, "  %-66.66s %9lld\n", l > 66 ?
-			r->top_obj[i].name + l - 66 : r->top_obj[i].name,
-			r->top_obj[i].n);
+		fputs("  ", f);
+		put_tail(f, r->top_obj[i].name, 66);
+		fprintf(f, " %9lld\n", r->top_obj[i].n);
 	}
 }
 
@@ -932,8 +1015,11 @@ static void out_json(struct report *r, FILE *f)
 		"\"records\":%lld,\"learned\":%lld,\"would_deny\":%lld,",
 		r->first_ms, r->last_ms, r->records, r->learned, r->denied);
 	if (r->have_snap)
-		fprintf(f, "\"snapshot\":{\"tuples\":%lld,\"missing\":%lld},",
-			r->snap_tuples, r->snap_missing);
+		fprintf(f, "\"snapshot\":{\"tuples\":%lld,\"missing\":%lld,"
+			"\"lost\":%lld,\"not_ingested\":%lld,"
+			"\"last_ingested_seq\":%lld},", r->snap_tuples,
+			r->snap_missing, r->snap_lost, r->snap_later,
+			r->max_seq);
 	else
 		fputs("\"snapshot\":null,", f);
 	if (r->seq_gaps >= 0)
@@ -1035,6 +1121,10 @@ int report_parse_time(const char *s, long long *ret_ms)
 	tm.tm_min = mi;
 	tm.tm_sec = se;
 	*ret_ms = (long long)timegm(&tm) * 1000;
+	/* timegm() moves 2026-02-30 to March 2: a day the month lacks is
+	 * refused */
+	if (tm.tm_mday != d || tm.tm_mon != mo - 1)
+		return -EINVAL;
 	return 0;
 }
 
@@ -1055,18 +1145,25 @@ static void report_free(struct report *r)
 int do_report(int argc, char **argv)
 {
 	static const char usage[] = "report [--db PATH] [--subject EXE]... "
-		"[--since T] [--until T] [-o DIR] [--format html|text|json]";
+		"[--since T] [--until T]\n"
+		"       [--format html|text|json] [-o DIR|FILE]\n"
+		"  What was learned and what would be denied, per subject,\n"
+		"  with the loss counters. html: a page with charts in DIR\n"
+		"  (default vigil-report); text, json: to standard output,\n"
+		"  or to FILE with -o. T: ISO 8601 (UTC), now, recent,\n"
+		"  today, yesterday, this-week or boot.";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { .since_ms = LLONG_MIN, .until_ms = LLONG_MAX };
-	const char *dir = "vigil-report", *format = "html";
+	const char *dir = NULL, *format = "html";
 	struct vigil_store *store = NULL;
 	char **subjects;
 	size_t i, len;
@@ -1109,9 +1206,18 @@ int do_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind != argc || (strcmp(format, "html") && strcmp(format, "text") &&
-			       strcmp(format, "json"))) {
+	if (optind != argc) {
 		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		goto out;
+	}
+	if (strcmp(format, "html") && strcmp(format, "text") &&
+	    strcmp(format, "json")) {
+		p_err("--format %s: unknown format (html, text or json)",
+		      format);
+		goto out;
+	}
+	if (r.since_ms > r.until_ms) {
+		p_err("--since is after --until: the window is empty");
 		goto out;
 	}
 	r.subjects = subjects;
@@ -1128,29 +1234,76 @@ int do_report(int argc, char **argv)
 	}
 	if (open_store_existing(vigil_db_path(), &store))
 		goto out;
+	for (i = 0; i < r.nsubjects; i++) {
+		rc = vigil_rules_subject_known(store, subjects[i]);
+		if (rc < 0) {
+			p_err("--db %s: %s", vigil_db_path(),
+			      vigil_store_errmsg(store));
+			goto out;
+		}
+		if (!rc) {
+			p_err("subject '%s' was never observed", subjects[i]);
+			goto out;
+		}
+	}
 	r.db = vigil_store_sqlite(store);
 	if (isatty(2))
-		fprintf(stderr, "vigil report: reading %s...\r", vigil_db_path());
+		fprintf(stderr, "%s: report: reading %s...\r", progname,
+			vigil_db_path());
 	rc = load(&r);
 	if (rc)
 		goto out;
-	if (!strcmp(format, "text")) {
-		out_text(&r, stdout);
-	} else if (!strcmp(format, "json")) {
-		out_json(&r, stdout);
+	if (strcmp(format, "html")) {
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *f = dir ? open_memstream(&text, &tlen) : stdout;
+
+		if (!f) {
+			p_err("%s", strerror(errno));
+			goto out;
+		}
+		if (isatty(2))
+			fputs("                                       \r", stderr);
+		if (!strcmp(format, "text"))
+			out_text(&r, f);
+		else
+			out_json(&r, f);
+		if (dir) {
+			rc = fclose(f) ? -ENOMEM : 0;
+			if (!rc)
+				rc = write_file_atomic(dir, text, tlen);
+			free(text);
+			if (rc) {
+				p_err("-o %s: %s", dir, strerror(-rc));
+				goto out;
+			}
+		}
 	} else {
+		char gp[PATH_MAX + 64];
+
+		if (!dir)
+			dir = "vigil-report";
+		/* no folder made when the charts cannot be drawn */
+		snprintf(gp, sizeof(gp), "%s/timeline.gp", reports_dir());
+		if (access(gp, R_OK)) {
+			p_err("%s: %s: the gnuplot scripts are missing (set "
+			      "VIGIL_REPORTS_DIR, or reinstall vigil)", gp,
+			      strerror(errno));
+			goto out;
+		}
 		if (mkdir(dir, 0755) && errno != EEXIST) {
 			p_err("-o %s: %s", dir, strerror(errno));
 			goto out;
 		}
 		if (isatty(2))
-			fprintf(stderr, "vigil report: drawing charts...     \r");
+			fprintf(stderr, "%s: report: drawing charts...     \r",
+				progname);
 		rc = charts(&r, dir);
 		if (!rc)
 			rc = out_html(&r, dir);
 		if (rc) {
 			if (rc != -EIO)
-				p_err("report: %s: %s", dir, strerror(-rc));
+				p_err("-o %s: %s", dir, strerror(-rc));
 			goto out;
 		}
 		if (isatty(2))

@@ -794,12 +794,13 @@ out:
 int do_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
 		{ "landlock", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"run --landlock FILE -- COMMAND [ARGS...]\n"
+		"run --landlock FILE|- -- COMMAND [ARGS...]\n"
 		"  Apply the Landlock ruleset FILE (landlockconfig JSON, as\n"
 		"  vigil export --to landlock writes it) to this process,\n"
 		"  set no_new_privs, and exec COMMAND. Exit 2 on a bad FILE\n"
@@ -814,6 +815,9 @@ int do_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;	/* accepted, unused */
+			break;
 		case 'l':
 			file = optarg;
 			break;
@@ -826,8 +830,8 @@ int do_run(int argc, char **argv)
 		}
 	}
 	if (!file || optind >= argc) {
-		p_err("run: %s", !file ? "--landlock FILE is required" :
-					 "no COMMAND given");
+		p_err("%s", !file ? "--landlock FILE is required" :
+				    "no COMMAND given");
 		fprintf(stderr, "usage: %s %s\n", progname, usage);
 		return EXIT_USAGE;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schemas.h"
@@ -151,16 +152,217 @@ static void open_failure(struct vigil_store *s, const char *path, char *err,
 		snprintf(err, errlen, "%s", vigil_store_errmsg(s));
 }
 
-int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
-		     size_t errlen)
+/* A file name SQLite would take for something else, or that cannot be
+ * written in a policy comment: refused with the reason. */
+static int check_path(const char *path, bool must_exist, char *err,
+		      size_t errlen)
+{
+	struct stat sb;
+	const char *p;
+
+	for (p = path; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "the path has a control "
+				 "character (0x%02x): rename the database",
+				 (unsigned char)*p);
+			return -EINVAL;
+		}
+	}
+	if (!*path || !strcmp(path, ":memory:") || !strncmp(path, "file:", 5))
+		return 0;
+	if (stat(path, &sb)) {
+		if (errno == ENOENT && !must_exist)
+			return 0;
+		snprintf(err, errlen, "%s%s", strerror(errno),
+			 errno == ENOENT ? " (run vigil ingest first)" : "");
+		return -errno;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "is a folder, not a database file");
+		return -EISDIR;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Is the open database vigil's? A new, empty file is (vigil makes it);
+ * one holding tables is only when it has vigil's tables and a schema
+ * version: another program's SQLite file is never touched (no table,
+ * user_version or journal mode changed).
+ */
+static int check_identity(struct vigil_store *s, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT count(*), coalesce(sum(type = 'table' AND name IN "
+		"('records', 'sources', 'foreign_records', 'snapshots', "
+		"'kernel_tuples')), 0) FROM sqlite_master";
+	sqlite3_stmt *st;
+	int rc, objects = 0, ours = 0, version = 0;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = sqlite3_errcode(s->db);
+		if (rc == SQLITE_NOTADB)
+			snprintf(err, errlen, "not a vigil database (not an "
+				 "SQLite file)");
+		else
+			snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+		return rc == SQLITE_NOTADB ? -EPROTO : -EIO;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		objects = sqlite3_column_int(st, 0);
+		ours = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	if (user_version(s, &version)) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	if (!objects && !version)
+		return 0;
+	if (ours == 5 && version > 0)
+		return 0;
+	snprintf(err, errlen, "not a vigil database (an SQLite file of "
+		 "another program: %d table%s and index%s, %d of vigil's, "
+		 "user_version %d); left untouched", objects,
+		 objects == 1 ? "" : "s", objects == 1 ? "" : "es", ours,
+		 version);
+	return -EPROTO;
+}
+
+static int prepare_all(struct vigil_store *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1,
+				       SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "%s", vigil_store_errmsg(s));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded where a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+	size_t n = strlen(path);
+	char *u = malloc(3 * n + 32), *w;
+
+	if (!u)
+		return NULL;
+	w = u + sprintf(u, "file:");
+	for (; *path; path++) {
+		unsigned char c = (unsigned char)*path;
+
+		if (c == '?' || c == '#' || c == '%' || c >= 0x80)
+			w += sprintf(w, "%%%02X", c);
+		else
+			*w++ = (char)c;
+	}
+	strcpy(w, "?immutable=1");
+	return u;
+}
+
+/*
+ * Read-only: the file must exist and be vigil's; nothing is written to it.
+ * A database in WAL mode needs its -shm file: when the reader may not make
+ * one (a folder it cannot write), the file is read as immutable.
+ */
+static int open_readonly(struct vigil_store *s, const char *path, char *err,
+			 size_t errlen)
+{
+	const struct vigil_migration *last =
+		&vigil_migrations[vigil_migrations_count - 1];
+	int rc, version = 0;
+
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
+		open_failure(s, path, err, errlen);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	rc = check_identity(s, err, errlen);
+	if (rc == -EIO && (sqlite3_errcode(s->db) == SQLITE_READONLY ||
+			   sqlite3_errcode(s->db) == SQLITE_CANTOPEN)) {
+		char *uri = immutable_uri(path);
+
+		if (!uri) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		sqlite3_close(s->db);
+		s->db = NULL;
+		rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY |
+				     SQLITE_OPEN_URI, NULL);
+		free(uri);
+		if (rc != SQLITE_OK) {
+			open_failure(s, path, err, errlen);
+			return -EIO;
+		}
+		rc = check_identity(s, err, errlen);
+	}
+	if (rc)
+		return rc;
+	if (user_version(s, &version)) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	if (!version) {
+		snprintf(err, errlen, "an empty database (run vigil ingest "
+			 "first)");
+		return -ENOENT;
+	}
+	if (version > last->version) {
+		snprintf(err, errlen,
+			 "database has schema version %d, newer than this "
+			 "vigil knows (%d): use a newer vigil", version,
+			 last->version);
+		return -EPROTO;
+	}
+	if (version < last->version) {
+		/* vigil's own, older: upgraded when it may be written */
+		if (!access(path, W_OK))
+			return 1;
+		snprintf(err, errlen, "database has schema version %d, older "
+			 "than this vigil's (%d), and cannot be upgraded "
+			 "(read-only): run vigil ingest on it as its owner",
+			 version, last->version);
+		return -EPROTO;
+	}
+	s->version = version;
+	return 0;
+}
+
+int vigil_store_open_mode(const char *path, enum vigil_store_mode mode,
+			  struct vigil_store **ret, char *err, size_t errlen)
 {
 	struct vigil_store *s;
 	int rc;
 
+	rc = check_path(path, mode == VIGIL_STORE_READ, err, errlen);
+	if (rc)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
+	if (mode == VIGIL_STORE_READ) {
+		rc = open_readonly(s, path, err, errlen);
+		if (rc <= 0)
+			goto out;
+		/* an older schema of vigil's own: upgrade it */
+		sqlite3_close(s->db);
+		s->db = NULL;
 	}
 	/*
 	 * A new database holds who ran what and touched which file: it is
@@ -180,7 +382,7 @@ int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 			    NULL) != SQLITE_OK) {
 		open_failure(s, path, err, errlen);
 		rc = -EIO;
-		goto out_close;
+		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
 	if (sqlite3_db_readonly(s->db, "main") == 1) {
@@ -188,8 +390,11 @@ int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 			 access(path, W_OK) ? strerror(errno) :
 					      "opened read-only");
 		rc = -EIO;
-		goto out_close;
+		goto out;
 	}
+	rc = check_identity(s, err, errlen);
+	if (rc)
+		goto out;
 	/* WAL: readers never block the ingest; NORMAL: a crash of vigil
 	 * loses no committed transaction (only a power cut may lose the
 	 * last ones, and the positions go back with them). */
@@ -198,25 +403,24 @@ int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 	    exec(s, "PRAGMA foreign_keys = ON")) {
 		open_failure(s, path, err, errlen);
 		rc = -EIO;
-		goto out_close;
+		goto out;
 	}
 	rc = migrate(s, err, errlen);
-	if (rc)
-		goto out_close;
-	for (int i = 0; i < ST_COUNT; i++) {
-		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1,
-				       SQLITE_PREPARE_PERSISTENT, &s->st[i],
-				       NULL) != SQLITE_OK) {
-			snprintf(err, errlen, "%s", vigil_store_errmsg(s));
-			rc = -EIO;
-			goto out_close;
-		}
+out:
+	if (!rc)
+		rc = prepare_all(s, err, errlen);
+	if (rc) {
+		vigil_store_close(s);
+		return rc;
 	}
 	*ret = s;
 	return 0;
-out_close:
-	vigil_store_close(s);
-	return rc;
+}
+
+int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
+		     size_t errlen)
+{
+	return vigil_store_open_mode(path, VIGIL_STORE_WRITE, ret, err, errlen);
 }
 
 void vigil_store_close(struct vigil_store *s)

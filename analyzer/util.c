@@ -14,12 +14,21 @@
 
 const char *vigil_db_opt;
 const char *progname = "vigil";
+const char *vigil_verb;
+
+/* Every message: "vigil: VERB: ..." (or "vigil: ..." before a verb). */
+static void prefix(void)
+{
+	fprintf(stderr, "%s: ", progname);
+	if (vigil_verb)
+		fprintf(stderr, "%s: ", vigil_verb);
+}
 
 void p_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
+	prefix();
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -30,7 +39,8 @@ void p_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", progname);
+	prefix();
+	fputs("warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -53,6 +63,23 @@ const char *vigil_db_path(void)
 		return "/var/lib/vigil/vigil.db";
 	}
 	return "vigil.db";
+}
+
+const char *shown(const char *s)
+{
+	static char buf[4 * 4096 + 1];
+	size_t w = 0;
+
+	for (; *s && w + 5 < sizeof(buf); s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			w += sprintf(buf + w, "\\x%02x", c);
+		else
+			buf[w++] = (char)c;
+	}
+	buf[w] = '\0';
+	return buf;
 }
 
 const char *vigil_securityfs(void)
@@ -119,7 +146,8 @@ int read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len)
 	char *buf = NULL;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				 dup(STDIN_FILENO);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
@@ -164,6 +192,113 @@ out_free:
 	free(buf);
 	close(fd);
 	return ret;
+}
+
+/* Write all of data to fd. 0 or -errno. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		off += n;
+	}
+	return 0;
+}
+
+/* A device, FIFO or socket: written through, as a shell's > would. */
+static int write_through(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = write_all(fd, data, len);
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+static int replace_atomic(const char *path, const char *data, size_t len)
+{
+	char *tmp = NULL;
+	mode_t mask;
+	int fd, rc = 0;
+
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		rc = -errno;
+		goto out_close;
+	}
+	rc = write_all(fd, data, len);
+	if (!rc && fsync(fd))
+		rc = -errno;
+out_close:
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+out:
+	free(tmp);
+	return rc;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *real = NULL;
+	struct stat sb;
+	int rc;
+
+	if (lstat(path, &sb))
+		return errno == ENOENT ? replace_atomic(path, data, len) :
+					 -errno;
+	if (S_ISLNK(sb.st_mode)) {
+		/* the link stays; what it points to gets the text */
+		real = realpath(path, NULL);
+		if (!real)
+			return -errno;
+		if (stat(real, &sb)) {
+			rc = -errno;
+			free(real);
+			return rc;
+		}
+		path = real;
+	}
+	if (S_ISDIR(sb.st_mode))
+		rc = -EISDIR;
+	else if (S_ISREG(sb.st_mode))
+		rc = replace_atomic(path, data, len);
+	else
+		rc = write_through(path, data, len);
+	free(real);
+	return rc;
+}
+
+int open_store_existing(const char *path, struct vigil_store **ret)
+{
+	char err[256] = "";
+	int rc;
+
+	rc = vigil_store_open_mode(path, VIGIL_STORE_READ, ret, err,
+				   sizeof(err));
+	if (rc)
+		p_err("--db %s: %s", shown(path), err);
+	return rc;
 }
 
 /*

@@ -23,20 +23,27 @@ enum {
 	EXIT_USAGE = 2,
 };
 
+/* A verb of the one command table (main.c): vigil --help, the man page
+ * test and the completion are made from it. */
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *args;	/* "[FILE...|-]" */
+	const char *summary;	/* one line */
 };
 
 /* main.c: global options. */
 extern const char *vigil_db_opt;	/* --db, or NULL */
 extern const char *progname;
+extern const char *vigil_verb;		/* the verb running, for messages */
 
 /* util.c */
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The database path: --db, else $VIGIL_DB, else the default. */
 const char *vigil_db_path(void);
+/* s with control characters as \xHH, for a message (one static buffer). */
+const char *shown(const char *s);
 /* The securityfs folder: $VIGIL_SECURITYFS or /sys/kernel/security/vigil. */
 const char *vigil_securityfs(void);
 /* Parse a decimal unsigned number (whole string, no sign): 0 or -EINVAL. */
@@ -46,7 +53,8 @@ int parse_u64(const char *s, uint64_t max, uint64_t *ret);
 int grow_array(void **arr, size_t *cap, size_t need, size_t size);
 uint64_t fnv1a64(const void *data, size_t len, uint64_t h);
 #define FNV1A64_INIT 0xcbf29ce484222325ULL
-/* Read a whole file up to max bytes (NUL-terminated). 0 or -errno. */
+/* Read a whole file up to max bytes (NUL-terminated); "-" is standard
+ * input. 0 or -errno. */
 int read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len);
 /* Common option handling for a verb: --db PATH and -h. */
 int verb_getopt_db(int argc, char **argv, const char *usage);
@@ -111,8 +119,18 @@ struct vigil_tuple {
 	char *verdict, *op, *access, *exe, *object;
 };
 
+/* Open or create the database at path, read-write (migrated). A file
+ * that is not vigil's database is refused, untouched (-EPROTO). */
 int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
 		     size_t errlen);
+enum vigil_store_mode {
+	VIGIL_STORE_WRITE,	/* create if missing, migrate */
+	VIGIL_STORE_READ,	/* must exist; nothing written (an older
+				 * schema is upgraded if the file is
+				 * writable) */
+};
+int vigil_store_open_mode(const char *path, enum vigil_store_mode mode,
+			  struct vigil_store **ret, char *err, size_t errlen);
 void vigil_store_close(struct vigil_store *s);
 const char *vigil_store_errmsg(struct vigil_store *s);
 int vigil_store_schema_version(struct vigil_store *s);
@@ -161,10 +179,16 @@ int do_diff(int argc, char **argv);
 int do_report(int argc, char **argv);
 int report_parse_time(const char *s, long long *ret_ms);
 
-/* generate.c: helpers shared by the verbs that read the database. */
-/* Write path atomically (temporary file, fsync, rename). 0 or -errno. */
+/* util.c: helpers shared by the verbs that read the database. */
+/*
+ * Write data to path. A regular file (or a missing one) is replaced
+ * atomically (temporary file, fsync, rename); a symlink is followed and
+ * its target replaced the same way; a device, FIFO or socket is written
+ * through, never replaced; a folder is refused (-EISDIR). 0 or -errno.
+ */
 int write_file_atomic(const char *path, const char *data, size_t len);
-/* Open an existing database (never create one); logs and returns -errno. */
+/* Open an existing database read-only (never create one, never write to
+ * it); logs and returns -errno. */
 int open_store_existing(const char *path, struct vigil_store **ret);
 
 /* ingest.c: the per-record handling shared by ingest and plugin. */

@@ -487,7 +487,7 @@ c_load() {
 	printf 'subject /usr/bin/cat {\n  file r /etc/hostname\n}\n' > "$cw/good.policy"
 	printf 'subject /usr/bin/cat {\n  fiel r /etc/hostname\n}\n' > "$cw/bad.policy"
 	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/bad.policy"
-	grep -q "^$cw/bad.policy:2: " "$cw/e"
+	grep -q "^vigil: load: $cw/bad.policy:2: " "$cw/e"
 	[ ! -s "$d/policy" ]	# the kernel was not touched
 	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" load -n "$cw/good.policy"
 	[ ! -s "$d/policy" ]
@@ -501,8 +501,7 @@ c_load() {
 		LD_PRELOAD=$top/tests/unit/build/fake_einval.so \
 			FAKE_EINVAL_PATH=$d/policy VIGIL_SECURITYFS=$d \
 			expect_rc 2 "$VIGIL" load "$cw/good.policy"
-		grep -q 'the kernel rejected the policy' "$cw/e"
-		grep -q '^line 2: rule class needs a file object$' "$cw/e"
+		grep -q "^vigil: load: $cw/good.policy: the kernel rejected the policy: line 2: rule class needs a file object$" "$cw/e"
 	fi
 	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load "$cw/no-such.policy"
 	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" load
@@ -643,7 +642,7 @@ c_diff() {
 		edited.policy
 	printf 'subject /usr/bin/cat {\n\tfile q /etc/x\n}\n' > broken.policy
 	expect_rc 2 "$VIGIL" --db "$db" diff broken.policy
-	grep -q "^broken.policy:2: access 'q' invalid for class file$" "$cw/e"
+	grep -q "^vigil: diff: broken.policy:2: access 'q' invalid for class file$" "$cw/e"
 	expect_rc 2 "$VIGIL" --db "$db" diff no-such.policy
 	expect_rc 2 "$VIGIL" --db "$db" diff
 	expect_rc 2 "$VIGIL" --db "$db" diff --subject /no/such gen1.policy

@@ -1,0 +1,367 @@
+# Command-line traps of issue 15, each one reproduced: sourced by
+# tests/unit/run after cli.sh (its helpers: t_cli, expect_rc, count,
+# fake_sfs, $VIGIL, $cw, $fx), once per build.
+# shellcheck shell=bash
+
+# A database of the fixtures, made once per build.
+trap_db() {
+	local db=$cw/traps.db
+	if [ ! -s "$db" ]; then
+		"$VIGIL" --db "$db" ingest $fx/vigil-learn.log \
+			$fx/vigil-generate.log > /dev/null
+	fi
+	echo "$db"
+}
+
+# Run CMD as an unprivileged user when we are root (nobody), else as is.
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+
+# vigil --help prints every verb of the command table (--verbs).
+t15_help_lists_verbs() {
+	local v n=0
+	expect_rc 0 "$VIGIL" --verbs
+	cp "$cw/o" "$cw/verbs"
+	expect_rc 0 "$VIGIL" --help
+	while read -r v; do
+		grep -Eq "^  $v( |$)" "$cw/o"
+		n=$((n + 1))
+	done < "$cw/verbs"
+	[ "$n" -ge 11 ]
+	grep -q '^  report ' "$cw/o"
+	# each verb's help exits 0 and the help fits 80 columns
+	while read -r v; do
+		expect_rc 0 "$VIGIL" "$v" -h
+	done < "$cw/verbs"
+	[ "$("$VIGIL" --help | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ]
+}
+
+# --db is accepted after every verb (before its -h).
+t15_db_after_every_verb() {
+	local v
+	"$VIGIL" --verbs > "$cw/verbs"
+	[ -s "$cw/verbs" ]
+	while read -r v; do
+		expect_rc 0 "$VIGIL" "$v" --db "$cw/unused.db" -h
+	done < "$cw/verbs"
+	[ ! -e "$cw/unused.db" ]
+}
+
+# generate -o never replaces a non-regular file: a device and a FIFO are
+# written through, a symlink's target is replaced (the link stays), a
+# folder is refused.
+t15_generate_output_nonregular() {
+	local db d=$cw/genout
+	db=$(trap_db)
+	rm -rf "$d"
+	mkdir -p "$d"
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/ref.policy"
+	# a character device (a copy of /dev/null's, so that a broken vigil
+	# cannot replace the real one); only root may make one
+	if [ "$(id -u)" = 0 ]; then
+		mknod "$d/null" c 1 3
+		expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/null"
+		[ -c "$d/null" ]
+	fi
+	[ -c /dev/null ]
+	expect_rc 0 "$VIGIL" --db "$db" generate -o /dev/null
+	[ -c /dev/null ]
+	# a FIFO: its reader gets the policy, the FIFO stays
+	mkfifo "$d/fifo"
+	cat "$d/fifo" > "$d/fifo.out" &
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/fifo"
+	wait
+	[ -p "$d/fifo" ]
+	cmp "$d/ref.policy" "$d/fifo.out"
+	# a symlink: stays a link, its target gets the policy
+	echo old > "$d/target"
+	ln -s target "$d/link"
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/link"
+	[ -L "$d/link" ]
+	cmp "$d/ref.policy" "$d/target"
+	# no temporary file left beside any of them
+	ls "$d" | grep -v '^null$' > "$cw/genout.ls"
+	printf 'fifo\nfifo.out\nlink\nref.policy\ntarget\n' | diff - "$cw/genout.ls"
+	# a folder: refused
+	mkdir "$d/dir"
+	expect_rc 2 "$VIGIL" --db "$db" generate -o "$d/dir"
+	grep -q "^vigil: generate: $d/dir: Is a directory" "$cw/e"
+}
+
+# Another program's SQLite file is refused by every verb and left
+# byte-identical: no table, user_version or WAL added.
+t15_foreign_sqlite_refused() {
+	local d f=$cw/other.db v
+	rm -f "$f"*
+	sqlite3 "$f" 'CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES (1);'
+	cp "$f" "$cw/other.orig"
+	expect_rc 2 "$VIGIL" --db "$f" ingest $fx/vigil-learn.log
+	grep -q "^vigil: ingest: --db $f: not a vigil database" "$cw/e"
+	printf 'subject /usr/bin/x {\n\tfile r /etc/hostname\n}\n' > "$cw/ok.policy"
+	for v in report generate "export --to apparmor -o $cw" "diff $cw/ok.policy"; do
+		# shellcheck disable=SC2086
+		expect_rc 2 "$VIGIL" --db "$f" $v
+		grep -q "not a vigil database" "$cw/e"
+	done
+	d=$(fake_sfs)
+	echo '# seq verdict op access count first last uid exe object' > "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" --db "$f" snapshot
+	grep -q "not a vigil database" "$cw/e"
+	cmp "$f" "$cw/other.orig"
+	[ ! -e "$f-wal" ]
+	[ ! -e "$f-shm" ]
+	[ "$(sqlite3 "$f" 'PRAGMA user_version')" = 0 ]
+	[ "$(sqlite3 "$f" 'PRAGMA journal_mode')" = delete ]
+	# a file that is not SQLite at all: refused, named
+	echo 'just text, not a database' > "$cw/text.db"
+	expect_rc 2 "$VIGIL" --db "$cw/text.db" report
+	grep -q "not a vigil database (not an SQLite file)" "$cw/e"
+}
+
+# Read-only verbs work on a database the user may only read, in a folder
+# it may not write, and never write to it; nothing makes a database when
+# there is nothing to store.
+t15_readonly_database() {
+	local db ro f
+	db=$(trap_db)
+	ro=$(mktemp -d /tmp/vigil-ro.XXXXXX)
+	sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+	cp "$db" "$ro/v.db"
+	chmod 444 "$ro/v.db"
+	chmod 555 "$ro"
+	cp "$ro/v.db" "$cw/ro.orig"
+	f=$(mktemp -d /tmp/vigil-ro-out.XXXXXX)
+	chmod 777 "$f"
+	as_user "$VIGIL" --db "$ro/v.db" report --format text > "$cw/ro.txt"
+	grep -q '^vigil report: ' "$cw/ro.txt"
+	as_user "$VIGIL" --db "$ro/v.db" generate -o "$f/g.policy"
+	grep -q '^subject ' "$f/g.policy"
+	as_user "$VIGIL" --db "$ro/v.db" diff "$f/g.policy"
+	as_user "$VIGIL" --db "$ro/v.db" export --to apparmor -o "$f" > /dev/null
+	as_user "$VIGIL" --db "$ro/v.db" report -o "$f/html" > /dev/null
+	[ -s "$f/html/index.html" ]
+	cmp "$ro/v.db" "$cw/ro.orig"
+	[ "$(ls "$ro")" = v.db ]
+	chmod 755 "$ro"
+	rm -rf "$ro" "$f"
+	# a missing database is never created by a reader, nor by ingest
+	# of nothing readable
+	for v in report generate "diff $cw/none.policy" "export --to apparmor -o $cw"; do
+		# shellcheck disable=SC2086
+		expect_rc 2 "$VIGIL" --db "$cw/none.db" $v
+		[ ! -e "$cw/none.db" ]
+	done
+	expect_rc 2 "$VIGIL" --db "$cw/none.db" ingest /nonexistent
+	grep -q '^vigil: ingest: /nonexistent: No such file or directory' "$cw/e"
+	[ ! -e "$cw/none.db" ]
+}
+
+# report: text and JSON go to -o FILE; bad dates, an empty window and an
+# unknown subject are usage errors (exit 2) naming the bad value.
+t15_report_options() {
+	local db
+	db=$(trap_db)
+	rm -f "$cw/r.txt" "$cw/r.json"
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	cp "$cw/o" "$cw/r.stdout"
+	expect_rc 0 "$VIGIL" --db "$db" report --format text -o "$cw/r.txt"
+	cmp "$cw/r.stdout" "$cw/r.txt"
+	[ ! -s "$cw/o" ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format json -o "$cw/r.json"
+	[ "$(jq .records "$cw/r.json")" = "$(count "$db" 'SELECT count(*) FROM records')" ]
+	expect_rc 2 "$VIGIL" --db "$db" report --since 2026-02-30
+	grep -q "2026-02-30" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" report --until 2025-04-31T10:00
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --since 2024-02-29
+	expect_rc 2 "$VIGIL" --db "$db" report --since 2026-12-03 --until 2026-12-01
+	grep -q "^vigil: report: --since is after --until" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" report --format text --subject /no/such
+	grep -q "^vigil: report: subject '/no/such' was never observed" "$cw/e"
+	expect_rc 0 "$VIGIL" --db "$db" report --format text --subject /usr/bin/cat
+	expect_rc 2 "$VIGIL" --db "$db" report --format xml
+	grep -q "^vigil: report: --format xml: unknown format" "$cw/e"
+}
+
+# The text report marks every cut: a subject or object cut from the left
+# starts with "...", no sentence is cut, and it fits 80 columns.
+t15_report_text_cuts() {
+	local d db=$cw/cuts.db long=/tmp/vigil-demo/a/rather/long/folder/name/for/the/program/of/the/demo/bin/demo-server
+	rm -f "$db"*
+	cp "$(trap_db)" "$db"
+	sqlite3 "$db" "UPDATE records SET exe = '$long', object = '$long.conf' WHERE exe = '/usr/bin/cat'"
+	d=$(fake_sfs)
+	printf '# seq verdict op access count first last uid exe object\n' > "$d/learned"
+	for i in 4 5 6 7 8; do
+		echo "$i learned open r 1 1796284357 1796284357 0 /usr/bin/lost /etc/lost$i" >> "$d/learned"
+	done
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$cw/o")" -le 80 ]
+	grep -q "^\.\.\.${long: -33} " "$cw/o"
+	grep -q "^  \.\.\.${long: -58}\.conf " "$cw/o"
+	# the loss sentence is whole: joined again, it ends as JSON says
+	tr '\n' ' ' < "$cw/o" | tr -s ' ' > "$cw/joined"
+	grep -q 'lost records: 5 of 5 kernel tuples (seq at or below the last ingested, [0-9]*), and 0 not ingested yet (seq above it: run vigil ingest); seq gaps: [0-9]*' "$cw/joined"
+	# no line ends in the middle of a word cut without a marker: every
+	# subject line is a whole name or starts with ...
+	awk 'f && NF == 0 { exit } f { print $1 } /^subject /{ f = 1 }' "$cw/o" > "$cw/names"
+	[ -s "$cw/names" ]
+	if grep -v '^/\|^\.\.\.\|^?' "$cw/names"; then return 1; fi
+}
+
+# Loss: a kernel tuple without a record is lost when its seq is at or
+# below the last one ingested, only not ingested yet above it.
+t15_report_lost_vs_not_ingested() {
+	local d db=$cw/loss.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	d=$(fake_sfs)
+	{
+		echo '# seq verdict op access count first last uid exe object'
+		echo '12 learned open r 3 1796284356 1796284400 0 /usr/bin/cat /etc/hostname'
+		echo '5 learned open r 1 1796284357 1796284357 0 /usr/bin/cat /etc/lost-below'
+		for s in 40 41 42; do
+			echo "$s learned open r 1 1796284357 1796284357 0 /usr/bin/cat /etc/later$s"
+		done
+	} > "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	[ "$(jq .snapshot.missing "$cw/o")" = 4 ]
+	[ "$(jq .snapshot.lost "$cw/o")" = 1 ]
+	[ "$(jq .snapshot.not_ingested "$cw/o")" = 3 ]
+	[ "$(jq .snapshot.last_ingested_seq "$cw/o")" = 28 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	tr '\n' ' ' < "$cw/o" | tr -s ' ' > "$cw/joined"
+	grep -q 'lost records: 1 of 5 kernel tuples (seq at or below the last ingested, 28), and 3 not ingested yet' "$cw/joined"
+	# only not ingested yet: the HTML page does not warn of loss
+	grep -v 'lost-below' "$d/learned" > "$d/l2"
+	mv "$d/l2" "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	[ "$(jq .snapshot.lost "$cw/o")" = 0 ]
+	[ "$(jq .snapshot.not_ingested "$cw/o")" = 3 ]
+}
+
+# load -n checks net objects as the kernel writes them.
+t15_load_net_objects() {
+	local o
+	for o in inet:stream:99999 inet:stream:-5 nosuchfamily:weird:xyz \
+		inet6:dgram:http unix inet:bogus:80; do
+		printf 'subject /usr/bin/x {\n\tnet bind %s\n}\n' "$o" > "$cw/net.policy"
+		expect_rc 2 "$VIGIL" load -n "$cw/net.policy"
+		grep -q "^vigil: load: $cw/net.policy:2: " "$cw/e"
+	done
+	for o in inet:stream:65535 inet:stream:0 inet6:dgram:53 'inet:stream:*' \
+		unix:stream:/run/x.sock unix:dgram:@abstract af38:seqpacket \
+		netlink:raw packet:type10 '*' '{inet,inet6}:stream:80'; do
+		printf 'subject /usr/bin/x {\n\tnet bind %s\n}\n' "$o" > "$cw/net.policy"
+		expect_rc 0 "$VIGIL" load -n "$cw/net.policy"
+	done
+}
+
+# A control character (newline) in the --db path: refused up front with
+# the path shown escaped, never "a bug", never written into a policy.
+t15_db_path_newline() {
+	local db
+	db="$cw/new
+line.db"
+	expect_rc 2 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	grep -q 'new\\x0aline.db: the path has a control character' "$cw/e"
+	[ ! -e "$db" ]
+	cp "$(trap_db)" "$db"
+	expect_rc 2 "$VIGIL" --db "$db" generate
+	if grep -q 'a bug' "$cw/e"; then return 1; fi
+	[ ! -s "$cw/o" ]
+	rm -rf "$cw/nlexp"
+	mkdir "$cw/nlexp"
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor -o "$cw/nlexp"
+	[ -z "$(ls "$cw/nlexp")" ]
+	rm -f "$db"
+}
+
+# Every message: "vigil: VERB: ...", naming the cause and the bad value.
+t15_messages() {
+	local db
+	db=$(trap_db)
+	expect_rc 2 "$VIGIL" --db "$cw" report
+	grep -q "^vigil: report: --db $cw: is a folder" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$cw" ingest $fx/vigil-learn.log
+	grep -q "^vigil: ingest: --db $cw: is a folder" "$cw/e"
+	VIGIL_SECURITYFS=$(fake_sfs) expect_rc 2 "$VIGIL" mode bogus
+	grep -q "^vigil: mode: unknown mode 'bogus'" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" export -o "$cw"
+	grep -q "^vigil: export: --to TARGET is required" "$cw/e"
+	expect_rc 2 "$VIGIL" run --landlock "$cw/none.json" -- true
+	grep -q "^vigil: run: $cw/none.json: " "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" diff "$cw/none.policy"
+	grep -q "^vigil: diff: $cw/none.policy: No such file" "$cw/e"
+	# every line of these errors carries the prefix (usage lines aside)
+	printf 'subject /a {\n\tfile q /x\n}\n' > "$cw/bad.policy"
+	expect_rc 2 "$VIGIL" --db "$db" diff "$cw/bad.policy"
+	grep -q "^vigil: diff: $cw/bad.policy:2: access 'q'" "$cw/e"
+	expect_rc 2 "$VIGIL" load -n "$cw/bad.policy"
+	if grep -v '^vigil: load: ' "$cw/e"; then return 1; fi
+	expect_rc 1 "$VIGIL" --db "$cw/m.db" ingest $fx/malformed.log
+	if grep -v '^vigil: ingest: ' "$cw/e"; then return 1; fi
+	rm -f "$cw/m.db"*
+}
+
+# "-" is standard input for every verb that reads a file.
+t15_stdin_dash() {
+	local db
+	db=$(trap_db)
+	printf 'subject /usr/bin/x {\n\tfile r /etc/hostname\n}\n' > "$cw/s.policy"
+	expect_rc 0 "$VIGIL" load -n - < "$cw/s.policy"
+	expect_rc 0 "$VIGIL" load --dump - < "$cw/s.policy"
+	grep -q '^subject /usr/bin/x' "$cw/o"
+	"$VIGIL" --db "$db" generate > "$cw/g.policy"
+	expect_rc 0 "$VIGIL" --db "$db" diff - < "$cw/g.policy"
+	expect_rc 1 "$VIGIL" --db "$db" diff - < "$cw/s.policy"
+	rm -f "$cw/dash.db"*
+	expect_rc 0 "$VIGIL" --db "$cw/dash.db" ingest - < $fx/vigil-learn.log
+	[ "$(count "$cw/dash.db" 'SELECT count(*) FROM records')" = 20 ]
+	echo '{' | expect_rc 2 "$VIGIL" run --landlock - -- true
+	grep -q '^vigil: run: -: line ' "$cw/e"
+}
+
+# status prints the mode once.
+t15_status_mode_once() {
+	VIGIL_SECURITYFS=$(fake_sfs) expect_rc 0 "$VIGIL" status
+	[ "$(grep -c '^mode ' "$cw/o")" = 1 ]
+	grep -q '^records.seq 28$' "$cw/o"
+}
+
+# Progress on a terminal for a long ingest (bytes read of the total);
+# none when standard error is not a terminal.
+t15_ingest_progress() {
+	local i log=$cw/big.log
+	rm -f "$cw/prog.db"* "$cw/prog2.db"*
+	: > "$log"
+	for i in $(seq 1 400); do cat $fx/vigil-learn.log; done >> "$log"
+	[ "$(wc -l < "$log")" -gt 8192 ]
+	script -qec "$VIGIL --db $cw/prog.db ingest $log" /dev/null > "$cw/tty.out"
+	grep -q "vigil: ingest: $log: [0-9.]* of [0-9.]* MiB ([0-9]*%)" "$cw/tty.out"
+	expect_rc 0 "$VIGIL" --db "$cw/prog2.db" ingest "$log"
+	if grep -q 'MiB' "$cw/e"; then return 1; fi
+	rm -f "$log" "$cw/prog.db"* "$cw/prog2.db"*
+}
+
+t_cli "traps: --help lists every verb of the command table" t15_help_lists_verbs
+t_cli "traps: --db is accepted after every verb" t15_db_after_every_verb
+t_cli "traps: generate -o writes through a device, FIFO or symlink, never replaces it" t15_generate_output_nonregular
+t_cli "traps: another program's SQLite file is refused and left untouched" t15_foreign_sqlite_refused
+t_cli "traps: read-only verbs on a read-only database; no database made from nothing" t15_readonly_database
+t_cli "traps: report -o FILE for text/JSON; bad dates, empty window, unknown subject exit 2" t15_report_options
+t_cli "traps: text report marks every cut" t15_report_text_cuts
+t_cli "traps: report tells lost records from not ingested yet" t15_report_lost_vs_not_ingested
+t_cli "traps: load -n checks net families, types and ports" t15_load_net_objects
+t_cli "traps: a newline in the --db path is refused, not a bug" t15_db_path_newline
+t_cli "traps: one message prefix naming the cause and the bad value" t15_messages
+t_cli "traps: - reads standard input for every verb reading a file" t15_stdin_dash
+t_cli "traps: status prints the mode once" t15_status_mode_once
+t_cli "traps: ingest shows progress on a terminal only" t15_ingest_progress
