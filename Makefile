@@ -1,7 +1,8 @@
 # vigil: one entry point. See README.md and docs/development.md.
 BUILD ?= build
 
-.PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench fuzz clean help
+.PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench fuzz clean help \
+	install uninstall deb deb-analyzer deb-kernel
 
 all: kernel analyzer
 
@@ -14,6 +15,11 @@ help:
 	@echo "make check-debug  the VM tests and a long stress on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench    benchmarks: vigil against no vigil and AppArmor; the analyzer against ausearch"
 	@echo "make fuzz     fuzz the policy parser and the ingest path, each FUZZ_SECONDS (default 60)"
+	@echo "make install  install the vigil command, its man page, report scripts, auditd"
+	@echo "              plugin config (disabled) and bash completion (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make uninstall  remove what make install installed (same PREFIX, DESTDIR)"
+	@echo "make deb     Debian packages into $(BUILD)/deb: the analyzer (dpkg-buildpackage,"
+	@echo "             lintian) and the vigil test kernel (bindeb-pkg)"
 
 deps:
 	@scripts/install-deps
@@ -46,6 +52,48 @@ bench: deps kernel analyzer
 	@scripts/install-deps --bench
 	@tests/bench/kernel
 	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
+
+# make install / uninstall: the analyzer as a Debian program lays it out.
+# The binary finds the report scripts beside it (BINDIR/../share/vigil/
+# reports), so a DESTDIR tree works where it is.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share/vigil
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+REPORT_SCRIPTS := $(notdir $(wildcard reports/*.gp))
+INSTALLED := $(BINDIR)/vigil $(MANDIR)/man8/vigil.8 \
+	$(SYSCONFDIR)/audit/plugins.d/vigil.conf $(BASHCOMPDIR)/vigil \
+	$(addprefix $(DATADIR)/reports/,$(REPORT_SCRIPTS))
+
+install:
+	$(MAKE) -s -C analyzer all PREFIX=$(PREFIX) DATADIR=$(DATADIR)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/audit/plugins.d
+	$(INSTALL) -m 0755 analyzer/vigil $(DESTDIR)$(BINDIR)/vigil
+	$(INSTALL) -m 0644 docs/vigil.8 $(DESTDIR)$(MANDIR)/man8/vigil.8
+	$(INSTALL) -m 0644 $(addprefix reports/,$(REPORT_SCRIPTS)) \
+		$(DESTDIR)$(DATADIR)/reports/
+	$(INSTALL) -m 0644 analyzer/vigil.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/vigil
+	sed 's|^path = .*|path = $(BINDIR)/vigil|' analyzer/vigil-plugin.conf \
+		> $(DESTDIR)$(SYSCONFDIR)/audit/plugins.d/vigil.conf
+	chmod 0640 $(DESTDIR)$(SYSCONFDIR)/audit/plugins.d/vigil.conf
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR)/reports $(DESTDIR)$(DATADIR) 2>/dev/null
+
+deb: deb-analyzer deb-kernel
+
+deb-analyzer: deps
+	@scripts/build-deb $(abspath $(BUILD))/deb
+
+deb-kernel: deps
+	@kernel/build.sh --deb $(abspath $(BUILD))
 
 clean:
 	rm -rf $(BUILD)

@@ -3,15 +3,21 @@
 # kernel/security/vigil/ over it, apply kernel/patches/, merge
 # kernel/configs/*.config onto allnoconfig and build bzImage incrementally.
 #
-# usage: kernel/build.sh [--debug] [BUILD_DIR]   (default: build/ in the checkout)
+# usage: kernel/build.sh [--debug|--deb] [BUILD_DIR]   (default: build/ in the checkout)
 #   --debug: also merge kernel/configs/debug/*.config (KASAN, lockdep...),
 #            building in BUILD_DIR/kbuild-debug into BUILD_DIR/bzImage-debug
+#   --deb:   then package the same build as Debian packages (bindeb-pkg:
+#            linux-image, linux-headers, linux-libc-dev) into BUILD_DIR/deb
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=
+deb=
 if [ "${1:-}" = --debug ]; then
 	variant=-debug
+	shift
+elif [ "${1:-}" = --deb ]; then
+	deb=1
 	shift
 fi
 build=${1:-$top/build}
@@ -77,3 +83,17 @@ fi
 make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage
 install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage$variant"
 echo "  KERNEL  $build/bzImage$variant"
+
+# 5. Debian packages of that build: bindeb-pkg writes them beside $out.
+if [ -n "$deb" ]; then
+	rm -f "$build"/linux-*.deb "$build"/linux-*.buildinfo "$build"/linux-*.changes
+	make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" \
+		KDEB_SOURCENAME=linux-vigil bindeb-pkg > "$build/bindeb-pkg.log" 2>&1 ||
+		{ tail -n 30 "$build/bindeb-pkg.log" >&2; die "bindeb-pkg failed (log: $build/bindeb-pkg.log)"; }
+	mkdir -p "$build/deb"
+	rm -f "$build"/deb/linux-*
+	mv "$build"/linux-*.deb "$build"/linux-*.buildinfo "$build"/linux-*.changes "$build/deb/"
+	for f in "$build"/deb/linux-image-*.deb; do
+		echo "  DEB     $f"
+	done
+fi
