@@ -596,8 +596,8 @@ static int load_candidate(const char *file, char *const *subjects,
 	rc = vigil_policy_parse(text, len, &pol, &perr);
 	free(text);
 	if (rc) {
-		fprintf(stderr, "%s:%u: %s\n", file, perr.line,
-			perr.msg[0] ? perr.msg : strerror(-rc));
+		p_err("%s:%u: %s", file, perr.line,
+		      perr.msg[0] ? perr.msg : strerror(-rc));
 		return -EINVAL;
 	}
 	/* Evidence only: a database named must exist, the default may not. */
@@ -760,7 +760,7 @@ int do_export(int argc, char **argv)
 	if (optind < argc) {
 		eo.candidate = argv[optind];
 		if (eo.strict) {
-			p_err("export: --strict applies to the shortcut only "
+			p_err("--strict applies to the shortcut only "
 			      "(a candidate's rules are exported as written)");
 			goto out;
 		}
