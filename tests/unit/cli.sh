@@ -232,7 +232,7 @@ c_malformed_corpus() {
 		/usr/bin/time -q -f %M -o "$d/rss" "$VIGIL" --db "$db" ingest "$f" \
 			> "$d/o" 2> "$d/e" || rc=$?
 		sum=$(sed -E 's/^vigil ingest: ([0-9]+) events read, ([0-9]+) vigil records stored, ([0-9]+) duplicates skipped, foreign records: ([0-9]+) AppArmor, ([0-9]+) SELinux, ([0-9]+) Landlock, ([0-9]+) other; ([0-9]+) malformed.*/events=\1 stored=\2 dup=\3 foreign=\4+\5+\6+\7 malformed=\8/' "$d/o")
-		why=$(sed -nE 's/^[^ ]*:[0-9]+: malformed record: //p' "$d/e" | sort -u | paste -sd';')
+		why=$(sed -nE 's/^vigil: ingest: [^ ]*:[0-9]+: malformed record: //p' "$d/e" | sort -u | paste -sd';')
 		echo "$name rc=$rc $sum [$why]" >> "$d/got"
 		case $sum in *stored=*) ;; *) echo "$name: no summary: $(cat "$d/o" "$d/e")"; return 1 ;; esac
 		if [ -f "$db" ]; then
