@@ -104,17 +104,19 @@ i_install_report_uninstall() {
 i_man_page_complete() {
 	local man=$top/docs/vigil.8 v o n=0
 	"$top/analyzer/vigil" --verbs > "$iw/verbs"
+	# the page with its escaped hyphens plain: \-\-db is --db
+	sed 's/\\-/-/g' "$man" > "$iw/man.plain"
 	while read -r v; do
 		grep -Eq "^\\\\fB$v\\\\fR" "$man" || { echo "verb $v not in vigil.8"; return 1; }
 		"$top/analyzer/vigil" "$v" -h > "$iw/h"
 		for o in $(grep -o -- '--[a-z][a-z-]*' "$iw/h" | sort -u); do
-			grep -qF -- "\\-\\-${o#--}" "$man" || { echo "$v $o not in vigil.8"; return 1; }
+			grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" "$iw/man.plain" || { echo "$v $o not in vigil.8"; return 1; }
 			n=$((n + 1))
 		done
 	done < "$iw/verbs"
 	[ "$n" -gt 15 ]
 	for o in db help version verbs; do
-		grep -qF -- "\\-\\-$o" "$man"
+		grep -qE -- "(^|[^a-z-])--$o([^a-z-]|$)" "$iw/man.plain"
 	done
 	for o in VIGIL_DB VIGIL_SECURITYFS VIGIL_REPORTS_DIR VIGIL_INGEST_BATCH; do
 		grep -q "^\.B $o$" "$man"
