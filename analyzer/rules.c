@@ -126,12 +126,14 @@ static bool is_word(char c)
 }
 
 /*
- * A random-looking name: 6 or more of [A-Za-z0-9_], with a digit and a
- * letter, or upper and lower case letters ("aB3xYz", "k3j_x9a2", hex).
+ * A random-looking name: 6 or more of [A-Za-z0-9_], with two digits and a
+ * letter, or upper and lower case letters ("aB3xYz", "k3j_x9a2", hex);
+ * not "python3" or "utf8ab" (one digit in a word).
  */
 static bool looks_random(const char *s, size_t len)
 {
-	bool digit = false, upper = false, lower = false;
+	bool upper = false, lower = false;
+	unsigned int digit = 0;
 	size_t i;
 
 	if (len < 6)
@@ -142,13 +144,13 @@ static bool looks_random(const char *s, size_t len)
 		if (!is_word(c))
 			return false;
 		if (c >= '0' && c <= '9')
-			digit = true;
+			digit++;
 		else if (c >= 'A' && c <= 'Z')
 			upper = true;
 		else if (c >= 'a' && c <= 'z')
 			lower = true;
 	}
-	return (digit && (upper || lower)) || (upper && lower);
+	return (digit >= 2 && (upper || lower)) || (upper && lower);
 }
 
 /* Path components, for the heuristics. */
@@ -596,8 +598,31 @@ static int set_blast(struct vigil_rule *r, const char *note)
 }
 
 /*
- * The object with each random-looking part of its last component (between
- * '.' and '-') as as many '?'; NULL when it has none (or no memory: *rc).
+ * A part of a name that may be random, seen in several runs: 6 or more
+ * of [A-Za-z0-9_] with a digit or both cases ("oed3caeu" from Python's
+ * tempfile). heur_random asks more: that it differ between runs.
+ */
+static bool maybe_random(const char *s, size_t len)
+{
+	bool digit = false, upper = false, lower = false;
+	size_t i;
+
+	if (len < 6)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!is_word(s[i]))
+			return false;
+		digit |= s[i] >= '0' && s[i] <= '9';
+		upper |= s[i] >= 'A' && s[i] <= 'Z';
+		lower |= s[i] >= 'a' && s[i] <= 'z';
+	}
+	return digit || (upper && lower);
+}
+
+/*
+ * The object with each part of its last component (between '.' and '-')
+ * that may be random as as many '?'; NULL when it has none (or no
+ * memory: *rc).
  */
 static char *random_pattern(const char *obj, int *rc)
 {
@@ -614,7 +639,7 @@ static char *random_pattern(const char *obj, int *rc)
 	for (start = l; start <= len;) {
 		for (j = start; j < len && obj[j] != '.' && obj[j] != '-'; j++)
 			;
-		if (looks_random(obj + start, j - start)) {
+		if (maybe_random(obj + start, j - start)) {
 			memset(p + start, '?', j - start);
 			changed = true;
 		}
@@ -657,10 +682,30 @@ static int heur_random(struct vigil_rule *rules, size_t *n, struct blast *b)
 
 		if (!pat[i])
 			continue;
-		for (j = i; j < *n; j++)
-			if (pat[j] && !strcmp(pat[i], pat[j]))
-				members++;
+		/* members: the same pattern, and random parts that differ from
+		 * the first one's in at least half of their bytes (names that
+		 * differ between runs, not "python2" and "python3") */
+		for (j = i; j < *n; j++) {
+			size_t q = 0, d = 0, k2;
+
+			if (!pat[j] || strcmp(pat[i], pat[j]))
+				continue;
+			for (k2 = 0; pat[i][k2]; k2++) {
+				if (pat[i][k2] != '?')
+					continue;
+				q++;
+				d += rules[i].object[k2] != rules[j].object[k2];
+			}
+			if (j != i && 2 * d < q) {
+				free(pat[j]);
+				pat[j] = NULL;
+				continue;
+			}
+			members++;
+		}
 		if (members < 2) {
+			free(pat[i]);
+			pat[i] = NULL;
 			continue;
 		}
 		rc = 1;

@@ -1132,6 +1132,12 @@ static void test_safe_proc_random(void **state)
 	rec("/usr/bin/svc", "rename", "d", "/var/lib/svc/state.x9Kq2M");
 	rec("/usr/bin/svc", "rename", "c", "/var/lib/svc/state");
 	rec("/usr/bin/svc", "open", "r", "/var/lib/other/cache.Zz81kQ");
+	/* Python's tempfile names (lower case and digits) of two runs */
+	rec("/usr/bin/svc", "open", "rwc", "/srv/x/vigil-py-oed3caeu");
+	rec("/usr/bin/svc", "open", "rwc", "/srv/x/vigil-py-k2j4h5g6");
+	/* versions are not random: they differ in one byte */
+	rec("/usr/bin/svc", "open", "r", "/srv/x/python2.cfg");
+	rec("/usr/bin/svc", "open", "r", "/srv/x/python3.cfg");
 	rs = load_checked(root, false, NULL);
 	sr = subj(&rs, "/usr/bin/svc");
 	must(sr, VIGIL_CLASS_FILE, "/proc/*/maps");
@@ -1146,6 +1152,9 @@ static void test_safe_proc_random(void **state)
 	assert_string_equal(r->blast, "blast radius 0 more existing");
 	must(sr, VIGIL_CLASS_FILE, "/var/lib/svc/state");
 	must(sr, VIGIL_CLASS_FILE, "/var/lib/other/cache.Zz81kQ");
+	must(sr, VIGIL_CLASS_FILE, "/srv/x/vigil-py-????????");
+	must(sr, VIGIL_CLASS_FILE, "/srv/x/python2.cfg");
+	must(sr, VIGIL_CLASS_FILE, "/srv/x/python3.cfg");
 	check_covers(&rs);
 	free(policy_text(&rs, false, NULL));
 	vigil_ruleset_free(&rs);
