@@ -572,8 +572,7 @@ static const struct {
 	{ "systemd", export_systemd },
 };
 
-/* The candidate file as a rule set, with the database's evidence. */
-static int load_candidate(const char *file, char *const *subjects,
+int export_load_candidate(const char *file, char *const *subjects,
 			  size_t nsubjects, struct export_opts *eo,
 			  struct vigil_ruleset *rs)
 {
@@ -774,7 +773,8 @@ int do_export(int argc, char **argv)
 		goto out;
 	}
 	rc = eo.candidate ?
-		load_candidate(eo.candidate, subjects, nsubjects, &eo, &rs) :
+		export_load_candidate(eo.candidate, subjects, nsubjects, &eo,
+				      &rs) :
 		load_observed(subjects, nsubjects, &eo, &rs);
 	if (rc)
 		goto out;

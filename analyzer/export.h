@@ -165,8 +165,19 @@ void net_obj_free(struct net_obj *n);
 /* The running kernel's Landlock ABI, or 0 when it has none. */
 int landlock_abi_version(void);
 
+/*
+ * The candidate file as a rule set (errors printed): parsed by the shared
+ * parser, with the database's evidence when there (eo->db set then).
+ * 0 or -errno.
+ */
+int export_load_candidate(const char *file, char *const *subjects,
+			  size_t nsubjects, struct export_opts *eo,
+			  struct vigil_ruleset *rs);
+
 /* run.c */
 int do_run(int argc, char **argv);
+/* trial.c */
+int do_trial(int argc, char **argv);
 /* export.c */
 int do_export(int argc, char **argv);
 

@@ -784,6 +784,14 @@ c_export_candidate() {
 	expect_rc 2 "$VIGIL" --db "$d/none.db" export --to apparmor "$d/edited.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/no-such.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/edited.policy" extra
+	# vigil trial: only AppArmor; a folder without a trial; usage
+	expect_rc 2 "$VIGIL" --db "$db" trial --to selinux "$d/edited.policy"
+	grep -q "only apparmor can be trialed" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" trial --report "$d/no-trial"
+	grep -q "no trial started in $d/no-trial" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" trial "$d/edited.policy"
+	expect_rc 2 "$VIGIL" --db "$db" trial --to apparmor "$d/broken.policy"
+	expect_rc 0 "$VIGIL" trial -h
 }
 
 # gen_report_log N: vigil records shaped to catch aggregation mistakes:

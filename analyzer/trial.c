@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: "vigil trial", a candidate's export tried in the
+ * target's own permissive mode (AppArmor complain mode), its would-be
+ * denials (AppArmor's ALLOWED records) reported beside vigil's own.
+ *
+ *   vigil trial --to apparmor [-o DIR] [--subject EXE]... CANDIDATE
+ *       export CANDIDATE into DIR, load the profiles of its subjects that
+ *       no other subject runs in complain mode, note the start in
+ *       DIR/trial.state
+ *   vigil trial --report DIR      what both would have denied since then
+ *   vigil trial --stop DIR        the same, then unload the profiles
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "vigil.h"
+#include "export.h"
+#include "rules.h"
+
+#define STATE_FILE "trial.state"
+
+/* Run apparmor_parser with args and files; 0 when it exits 0. */
+static int parser_run(const char *args, char *const *files, size_t n)
+{
+	char **argv = calloc(n + 3, sizeof(*argv));
+	pid_t pid;
+	size_t i;
+	int st;
+
+	if (!argv)
+		return -ENOMEM;
+	argv[0] = "apparmor_parser";
+	argv[1] = (char *)args;
+	for (i = 0; i < n; i++)
+		argv[2 + i] = files[i];
+	pid = fork();
+	if (pid < 0) {
+		free(argv);
+		return -errno;
+	}
+	if (!pid) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: apparmor_parser: %s (package apparmor)\n",
+			progname, strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
+struct state {
+	long long start_ms;
+	char *candidate;
+	char **names, **files, **exes;	/* loaded profiles */
+	size_t n;
+	char **subj;		/* the subjects running under them */
+	size_t nsubj;
+};
+
+static void state_free(struct state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->names[i]);
+		free(s->files[i]);
+		free(s->exes[i]);
+	}
+	for (i = 0; i < s->nsubj; i++)
+		free(s->subj[i]);
+	free(s->subj);
+	free(s->names);
+	free(s->files);
+	free(s->exes);
+	free(s->candidate);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * "start MS", "candidate PATH", "profile NAME\tFILE\tEXE" lines, then a
+ * "subject EXE" line for each subject running under those profiles.
+ */
+static int state_read(const char *dir, struct state *s)
+{
+	char *path, *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int rc = 0;
+
+	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f) {
+		rc = -errno;
+		p_err("%s: %s (no trial started in %s)", path, strerror(errno),
+		      dir);
+		free(path);
+		return rc;
+	}
+	while (!rc && (len = getline(&line, &cap, f)) > 0) {
+		char *t1, *t2;
+
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (!strncmp(line, "start ", 6)) {
+			s->start_ms = strtoll(line + 6, NULL, 10);
+		} else if (!strncmp(line, "subject ", 8)) {
+			char **v = realloc(s->subj,
+					   (s->nsubj + 1) * sizeof(*v));
+
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			s->subj = v;
+			s->subj[s->nsubj] = strdup(line + 8);
+			if (!s->subj[s->nsubj++]) {
+				rc = -ENOMEM;
+				break;
+			}
+		} else if (!strncmp(line, "candidate ", 10)) {
+			free(s->candidate);
+			s->candidate = strdup(line + 10);
+		} else if (!strncmp(line, "profile ", 8) &&
+			   (t1 = strchr(line + 8, '\t')) &&
+			   (t2 = strchr(t1 + 1, '\t'))) {
+			*t1 = *t2 = '\0';
+			s->names = realloc(s->names,
+					   (s->n + 1) * sizeof(*s->names));
+			s->files = realloc(s->files,
+					   (s->n + 1) * sizeof(*s->files));
+			s->exes = realloc(s->exes, (s->n + 1) * sizeof(*s->exes));
+			if (!s->names || !s->files || !s->exes) {
+				rc = -ENOMEM;
+				break;
+			}
+			s->names[s->n] = strdup(line + 8);
+			s->files[s->n] = strdup(t1 + 1);
+			s->exes[s->n] = strdup(t2 + 1);
+			s->n++;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!rc && (!s->start_ms || !s->n || !s->nsubj)) {
+		p_err("%s: not a trial state file", path);
+		rc = -EINVAL;
+	}
+	free(path);
+	return rc;
+}
+
+/* The value of field key="..." (or key=HEX) in an audit record, or NULL. */
+static char *field(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = text, *e;
+	char *v;
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == ' ') && p[kl] == '=')
+			break;
+		p += kl;
+	}
+	if (!p)
+		return NULL;
+	p += kl + 1;
+	if (*p == '"') {
+		e = strchr(++p, '"');
+		return e ? strndup(p, e - p) : NULL;
+	}
+	for (e = p; *e && *e != ' ' && *e != '\x1d'; e++)
+		;
+	v = strndup(p, e - p);
+	/* an unquoted value is hex (a path with a space or a quote) */
+	if (v && *v && (!strcmp(key, "name") || !strcmp(key, "profile"))) {
+		char *d = malloc(strlen(v) + 1);
+
+		if (d && !audit_value_decode(v, d)) {
+			free(v);
+			return d;
+		}
+		free(d);
+	}
+	return v;
+}
+
+static bool loaded(const struct state *s, const char *profile)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->names[i], profile))
+			return true;
+	return false;
+}
+
+/* Both sections; *ret_n: the would-be denials of both. */
+static int trial_report(const char *dir, struct state *s, size_t *ret_n)
+{
+	static const char aa_sql[] =
+		"SELECT text FROM foreign_records WHERE kind = 'apparmor' "
+		"AND time_ms >= ?1 AND text LIKE '%apparmor=\"ALLOWED\"%' "
+		"ORDER BY time_ms, serial";
+	static const char wd_sql[] =
+		"SELECT exe, op, access, coalesce(object, '?'), count(*) "
+		"FROM records WHERE verdict = 'would-deny' AND time_ms >= ?1 "
+		"AND exe = ?2 GROUP BY exe, op, access, object "
+		"ORDER BY exe, op, object";
+	struct vigil_store *store = NULL;
+	struct export_notes seen = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t i, naa = 0, nwd = 0;
+	const char *db = vigil_db_path();
+	int rc;
+
+	(void)dir;
+	if (open_store_existing(db, &store))
+		return -ENOENT;
+	rc = sqlite3_prepare_v2(vigil_store_sqlite(store), aa_sql, -1, &st,
+				NULL) == SQLITE_OK ? 0 : -EIO;
+	if (rc)
+		goto out;
+	sqlite3_bind_int64(st, 1, s->start_ms);
+	printf("AppArmor (complain mode) would have denied:\n");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+		char *prof = field(text, "profile");
+		char *op = field(text, "operation");
+		char *name = field(text, "name");
+		char *cap = field(text, "capname");
+		char *fam = field(text, "family");
+		char *mask = field(text, "requested_mask");
+		size_t before = seen.n;
+
+		if (prof && loaded(s, prof)) {
+			rc = note_add(&seen, "%s: %s %s%s%s%s%s", prof,
+				      op ? op : "?",
+				      name ? name : cap ? cap : fam ? fam :
+				      "", mask ? " (" : "", mask ? mask : "",
+				      mask ? ")" : "", "");
+			if (!rc && seen.n > before) {
+				printf("\t%s\n", seen.v[before]);
+				naa++;
+			}
+		}
+		free(prof);
+		free(op);
+		free(name);
+		free(cap);
+		free(fam);
+		free(mask);
+		if (rc)
+			goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	printf("vigil (observe mode) would have denied:\n");
+	rc = sqlite3_prepare_v2(vigil_store_sqlite(store), wd_sql, -1, &st,
+				NULL) == SQLITE_OK ? 0 : -EIO;
+	if (rc)
+		goto out;
+	for (i = 0; i < s->nsubj; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, s->start_ms);
+		sqlite3_bind_text(st, 2, s->subj[i], -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			printf("\t%s: %s %s %s (%lld)\n",
+			       (const char *)sqlite3_column_text(st, 0),
+			       (const char *)sqlite3_column_text(st, 1),
+			       (const char *)sqlite3_column_text(st, 2),
+			       (const char *)sqlite3_column_text(st, 3),
+			       (long long)sqlite3_column_int64(st, 4));
+			nwd++;
+		}
+	}
+	printf("%zu AppArmor, %zu vigil would-be denials since the trial "
+	       "started (run vigil ingest first)\n", naa, nwd);
+	*ret_n = naa + nwd;
+out:
+	if (rc == -EIO)
+		p_err("%s: %s", db, vigil_store_errmsg(store));
+	notes_free(&seen);
+	sqlite3_finalize(st);
+	vigil_store_close(store);
+	return rc;
+}
+
+static int trial_start(const char *dir, const char *cand, char **subjects,
+		       size_t nsubjects)
+{
+	struct export_opts eo = { .candidate = cand };
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	char **load = NULL, *text = NULL, *path = NULL;
+	size_t i, j, n = 0, len = 0;
+	struct timeval tv;
+	bool *reach = NULL, *sub = NULL;
+	FILE *f = NULL;
+	int rc;
+
+	rc = export_load_candidate(cand, subjects, nsubjects, &eo, &rs);
+	if (rc)
+		return rc;
+	if (!rs.nsubjects) {
+		p_err("%s: the candidate names no subject", cand);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = -errno;
+		p_err("-o %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	rc = export_apparmor(&rs, dir, &eo, &files);
+	if (!rc)
+		rc = export_reach(&rs, &reach);
+	load = calloc(rs.nsubjects + 1, sizeof(*load));
+	sub = calloc(rs.nsubjects + 1, sizeof(*sub));
+	f = open_memstream(&text, &len);
+	if (rc || !load || !sub || !f) {
+		rc = rc ? rc : -ENOMEM;
+		p_err("export to apparmor in %s: %s", dir, strerror(-rc));
+		goto out;
+	}
+	gettimeofday(&tv, NULL);
+	fprintf(f, "start %lld\ncandidate %s\n",
+		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000, cand);
+	/* only the subjects no other one runs: a child runs under its
+	 * parent's profile (ix); its own profile would confine it for the
+	 * whole system */
+	for (i = 0; i < rs.nsubjects; i++) {
+		char *name;
+
+		for (j = 0; j < rs.nsubjects; j++)
+			if (j != i && reach[j * rs.nsubjects + i] &&
+			    !reach[i * rs.nsubjects + j])
+				break;
+		if (j < rs.nsubjects && !nsubjects)
+			continue;
+		name = export_subject_name(rs.subjects[i].exe);
+		if (!name) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (!((name[0] >= 'a' && name[0] <= 'z') ||
+		      (name[0] >= 'A' && name[0] <= 'Z') ||
+		      (name[0] >= '0' && name[0] <= '9')))
+			name[0] = 'x';
+		fprintf(f, "profile %s\t%s\t%s\n", name, files.paths[i],
+			rs.subjects[i].exe);
+		printf("complain: %s (%s)\n", name, rs.subjects[i].exe);
+		load[n++] = files.paths[i];
+		free(name);
+		for (j = 0; j < rs.nsubjects; j++)
+			if (reach[i * rs.nsubjects + j])
+				sub[j] = true;
+	}
+	for (j = 0; j < rs.nsubjects; j++)
+		if (sub[j])
+			fprintf(f, "subject %s\n", rs.subjects[j].exe);
+	if (fclose(f)) {
+		f = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	f = NULL;
+	rc = parser_run("-Cr", load, n);
+	if (rc) {
+		p_err("apparmor_parser -C -r could not load the profiles");
+		goto out;
+	}
+	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = write_file_atomic(path, text, len);
+	if (rc)
+		p_err("%s: %s", path, strerror(-rc));
+	else
+		printf("run the workload, then: vigil ingest; vigil trial "
+		       "--report %s (--stop %s unloads them)\n", dir, dir);
+out:
+	if (f)
+		fclose(f);
+	free(path);
+	free(text);
+	free(load);
+	free(sub);
+	free(reach);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	return rc;
+}
+
+int do_trial(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "to", required_argument, NULL, 't' },
+		{ "subject", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "stop", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char usage[] =
+		"trial --to apparmor [-o DIR] [--subject EXE]... CANDIDATE\n"
+		"       trial --report DIR | --stop DIR\n"
+		"  Export CANDIDATE to AppArmor in DIR (default: trial-apparmor)\n"
+		"  and load, in complain mode, the profiles of the subjects no\n"
+		"  other one runs (or those named). After the workload and\n"
+		"  vigil ingest, --report lists what AppArmor (its ALLOWED\n"
+		"  records) and vigil (would-deny) would have denied since;\n"
+		"  --stop reports, then unloads the profiles. Exit 1 when\n"
+		"  something would have been denied. TOMOYO and SELinux are\n"
+		"  not in the test kernel: see docs/export.md.";
+	const char *dir = "trial-apparmor", *to = NULL, *report = NULL;
+	struct state s = { 0 };
+	char **subjects;
+	size_t nsubjects = 0, n = 0;
+	bool stop = false;
+	int c, rc, ret = EXIT_USAGE;
+
+	subjects = calloc(argc, sizeof(*subjects));
+	if (!subjects) {
+		p_err("out of memory");
+		return EXIT_USAGE;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;
+			break;
+		case 't':
+			to = optarg;
+			break;
+		case 's':
+			subjects[nsubjects++] = optarg;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'S':
+			stop = true;
+			/* fall through */
+		case 'r':
+			report = optarg;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", progname, usage);
+			ret = EXIT_OK;
+			goto out;
+		default:
+			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			goto out;
+		}
+	}
+	if (report) {
+		if (optind != argc || to) {
+			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			goto out;
+		}
+		if (state_read(report, &s))
+			goto out;
+		rc = trial_report(report, &s, &n);
+		if (rc)
+			goto out;
+		if (stop) {
+			rc = parser_run("-R", s.files, s.n);
+			if (rc) {
+				p_err("apparmor_parser -R could not unload "
+				      "the profiles");
+				goto out;
+			}
+			printf("unloaded %zu profile%s\n", s.n,
+			       s.n == 1 ? "" : "s");
+		}
+		ret = n ? EXIT_FINDING : EXIT_OK;
+		goto out;
+	}
+	if (optind + 1 != argc || !to) {
+		if (!to)
+			p_err("trial: --to apparmor is required");
+		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		goto out;
+	}
+	if (strcmp(to, "apparmor")) {
+		p_err("trial --to %s: only apparmor can be trialed (TOMOYO "
+		      "and SELinux are not in this kernel's build; Landlock "
+		      "and systemd have no permissive mode)", to);
+		goto out;
+	}
+	if (!trial_start(dir, argv[optind], subjects, nsubjects))
+		ret = EXIT_OK;
+out:
+	state_free(&s);
+	free(subjects);
+	return ret;
+}
