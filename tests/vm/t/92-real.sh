@@ -1,0 +1,250 @@
+# Real Debian programs through the README's loop (issue 13): learn over a
+# few runs, generate one candidate, trial it in vigil's observe mode,
+# export that same file, enforce it with AppArmor and with Landlock.
+#  - lighttpd: forks into a daemon, binds port 80, drops to www-data,
+#    appends to logs it opens with O_CREAT|O_APPEND;
+#  - a #!/bin/sh service running 7 children (coreutils from its own bin
+#    folder), rewriting its state with mktemp + mv in its state folder;
+#  - a Python program with a temporary file and a TCP socket;
+#  - getent, which only resolves a host name.
+# Each must do its normal work with the output it had while learning and
+# no AppArmor denial; its /etc/shadow variant is caught by the trial and
+# denied by both; the candidate regenerated after that trial is the same.
+. "$(dirname "$0")/../lib.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+vigil=$top/analyzer/vigil
+w=/tmp/vigil-t/$_t_file
+mkdir -p $w
+export VIGIL_DB=$w/vigil.db
+for c in lighttpd curl python3; do
+	if ! command -v $c > /dev/null; then
+		t_ok "$c is installed (scripts/install-deps)" false
+		t_done
+		exit
+	fi
+done
+
+# ---- the programs ----------------------------------------------------------
+httpd=$(vigil_subject lighttpd /usr/sbin/lighttpd)
+mkdir -p $w/www $w/log $w/run
+echo "hello from vigil" > $w/www/index.html
+ln -s /etc/shadow $w/www/shadow
+chown www-data:www-data $w/log
+cat > $w/lighttpd.conf <<EOF
+server.modules = ("mod_accesslog")
+server.document-root = "$w/www"
+server.bind = "127.0.0.1"
+server.port = 80
+server.username = "www-data"
+server.groupname = "www-data"
+server.pid-file = "$w/run/lighttpd.pid"
+server.errorlog = "$w/log/error.log"
+accesslog.filename = "$w/log/access.log"
+index-file.names = ("index.html")
+mimetype.assign = (".html" => "text/html", "" => "text/plain")
+EOF
+# /etc/shadow readable by www-data, so that only the MAC decides (DAC
+# would refuse it before any LSM is asked): a copy bound over it
+cp /etc/shadow $w/shadow-copy
+chmod 644 $w/shadow-copy
+mount --bind $w/shadow-copy /etc/shadow
+
+http_stop() {
+	local pid
+	pid=$(cat $w/run/lighttpd.pid 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -f $w/run/lighttpd.pid
+}
+# http_work [PREFIX...]: start the daemon (under PREFIX), fetch a page and
+# a missing one, stop it; prints the status codes and the page.
+http_work() {
+	local i
+	"$@" $httpd -f $w/lighttpd.conf || { echo "start failed"; return 1; }
+	for i in $(seq 100); do
+		curl -s -o /dev/null http://127.0.0.1/ && break
+		sleep 0.1
+	done
+	echo "$(curl -s http://127.0.0.1/index.html) $(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1/index.html)"
+	curl -s -o /dev/null -w '%{http_code}\n' http://127.0.0.1/missing
+	[ -z "${HTTP_SHADOW:-}" ] ||
+		curl -s -o /dev/null -w 'shadow %{http_code}\n' http://127.0.0.1/shadow
+	http_stop
+}
+
+# its state folder is its own, not a temporary one (/var/lib is a tmpfs
+# in the guest)
+state=/var/lib/statesvc
+mkdir -p $w/bin $state
+for c in cat mktemp mv sort uniq wc tr; do cp /usr/bin/$c $w/bin/; done
+printf 'beta\nalpha\ngamma\nalpha\n' > $w/svc.conf
+svc=$w/statesvc
+cat > $svc <<EOF
+#!/bin/sh
+# A small service: reads its configuration, counts its runs in its own
+# state folder (mktemp + mv), prints a summary.
+PATH=$w/bin
+conf=$w/svc.conf
+state=$state
+n=\$(cat "\$state/runs" 2>/dev/null || echo 0)
+t=\$(mktemp "\$state/runs.XXXXXX") || exit 1
+echo \$((n + 1)) > "\$t"
+mv "\$t" "\$state/runs" || exit 1
+echo "\$(sort "\$conf" | uniq | wc -l) names: \$(sort "\$conf" | uniq | tr '\n' ' ' | tr a-z A-Z)"
+[ -z "\${SVC_SHADOW:-}" ] || cat /etc/shadow > /dev/null
+EOF
+chmod 755 $svc
+
+py=$(vigil_subject python3 /usr/bin/python3.11)
+cat > $w/echo.py <<'EOF'
+import socket, sys, tempfile, threading
+# a temporary file, a TCP echo over localhost, a summary
+with tempfile.NamedTemporaryFile("w+", prefix="vigil-py-") as f:
+    f.write("payload\n")
+    f.flush()
+    f.seek(0)
+    data = f.read()
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", 18092))
+srv.listen(1)
+def serve():
+    c, _ = srv.accept()
+    c.sendall(c.recv(100).upper())
+    c.close()
+t = threading.Thread(target=serve)
+t.start()
+cl = socket.create_connection(("127.0.0.1", 18092))
+cl.sendall(data.encode())
+print("echo:", cl.recv(100).decode().strip())
+cl.close()
+t.join()
+if len(sys.argv) > 1:
+    open("/etc/shadow").read()
+EOF
+py_work() { PYTHONHOME=/usr "$@" $py $w/echo.py ${PY_SHADOW:+shadow} 2>&1; }
+svc_work() { "$@" $svc 2>&1; }
+getent=$(vigil_subject getent /usr/bin/getent)
+
+# ---- 1. learn over four runs -----------------------------------------------
+vigil_mode learn
+for i in 1 2 3 4; do
+	out_http=$(http_work)
+	out_svc=$(svc_work)
+	out_py=$(py_work)
+	"$getent" hosts localhost > /dev/null
+done
+t_is "lighttpd serves while learning" "$out_http" "hello from vigil 200
+404"
+t_is "the service works while learning" "$out_svc" "3 names: ALPHA BETA GAMMA "
+t_is "its state was rewritten 4 times" "$(cat $state/runs)" 4
+t_is "the Python program works while learning" "$out_py" "echo: PAYLOAD"
+vigil_settle
+t_ok "vigil ingest" "$vigil" ingest $AUDIT_LOG
+t_is "lighttpd's O_CREAT|O_APPEND log open is recorded with c" \
+	"$(vigil_count "op=open access=ac .*exe=\"$httpd\" path=\"$w/log/access.log\"")" 1
+
+# ---- 2. generate ------------------------------------------------------------
+subjects=(--subject $httpd --subject $svc --subject $py --subject $getent)
+for c in cat mktemp mv sort uniq wc tr; do subjects+=(--subject $w/bin/$c); done
+t_ok "vigil generate" "$vigil" generate "${subjects[@]}" -o $w/cand.policy
+t_ok "the candidate loads (vigil load -n)" "$vigil" load -n $w/cand.policy
+# block SUBJECT: the rule lines of its block; figures for the issue note
+block() { sed -n "\|^subject $1 {|,/^}/p" $w/cand.policy | grep -v '^subject\|^}' ; }
+for s in $httpd $svc $py $getent; do
+	t_diag "$s: $(block $s | grep -vc '^	#') rules, $(block $s | grep -c '^	# why:') generalised: $(block $s | grep -A1 '^	# why:' | grep -v '^	#\|^--' | tr '\n' ' ')"
+done
+t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
+t_is "getent (only resolves a host name) gets no /etc/*" \
+	"$(block $getent | grep -c '^	file [a-z]* /etc/\*')" 0
+t_ok "getent's /etc reads stay literal, saying why" \
+	sh -c "grep -q 'not generalised to /etc/\*: it would admit /etc/' $w/cand.policy"
+t_ok "mktemp's names in the state folder: a glob for the random part only" \
+	sh -c "sed -n '\|^subject $w/bin/mktemp {|,/^}/p' $w/cand.policy | grep -q '^	file [a-z]*c[a-z]* $state/runs\.??????$'"
+t_ok "lighttpd's access log rule has c" \
+	sh -c "sed -n '\|^subject $httpd {|,/^}/p' $w/cand.policy | grep -q '^	file [a-z]*c[a-z]* $w/log/access.log$'"
+t_is "no pid folder became a sibling glob" "$(grep -c '^	file [a-z]* /proc/\*/\*$' $w/cand.policy)" 0
+
+# ---- 3. trial in vigil's observe mode and AppArmor's complain mode ----------
+t_ok "vigil load the candidate" "$vigil" load $w/cand.policy
+t_ok "vigil mode observe" "$vigil" mode observe
+t_ok "vigil trial --to apparmor: its export in complain mode" \
+	"$vigil" trial --to apparmor -o $w/aatrial $w/cand.policy
+t_is "the complain-mode profiles: the 4 programs, not their children" \
+	"$(grep -c ' (complain)$' /sys/kernel/security/apparmor/profiles) $(grep -c '^profile ' $w/aatrial/trial.state)" "4 4"
+wd0=$(vigil_count 'verdict=would-deny')
+t_is "lighttpd under observation: same output" "$(http_work)" "$out_http"
+t_is "the service under observation: same output" "$(svc_work)" "$out_svc"
+t_is "the Python program under observation: same output" "$(py_work)" "$out_py"
+vigil_settle
+t_is "the trial: 0 would-be denials for the normal runs" "$(($(vigil_count 'verdict=would-deny') - wd0))" 0
+t_ok "vigil ingest the normal runs" "$vigil" ingest $AUDIT_LOG
+rc=0; "$vigil" trial --report $w/aatrial > $w/trial1.out 2>&1 || rc=$?
+t_is "vigil trial --report: nothing for the normal runs, in either mode (exit 0)" \
+	"$rc $(tail -n 1 $w/trial1.out)" "0 0 AppArmor, 0 vigil would-be denials since the trial started (run vigil ingest first)"
+t_diag "$(cat $w/trial1.out)"
+vigil_lines 'verdict=would-deny' | tail -n +$((wd0 + 1)) | head -n 20 | while read -r l; do t_diag "$l"; done
+HTTP_SHADOW=1 http_work > /dev/null
+SVC_SHADOW=1 svc_work > /dev/null
+PY_SHADOW=1 py_work > /dev/null
+vigil_settle
+t_is "the trial catches lighttpd's /etc/shadow read" \
+	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$httpd\" path=\"/etc/shadow\"")" 1
+t_is "... the service's (its cat)" \
+	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$w/bin/cat\" path=\"/etc/shadow\"")" 1
+t_is "... the Python program's" \
+	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$py\" path=\"/etc/shadow\"")" 1
+t_ok "vigil ingest the variants" "$vigil" ingest $AUDIT_LOG
+rc=0; "$vigil" trial --stop $w/aatrial > $w/trial2.out 2>&1 || rc=$?
+t_is "vigil trial --stop: the variants' reads, in both modes (exit 1)" \
+	"$rc $(grep -c 'open /etc/shadow (r)$' $w/trial2.out) $(grep -c 'open r /etc/shadow (1)$' $w/trial2.out)" "1 3 3"
+t_diag "$(cat $w/trial2.out)"
+t_is "... and unloads the profiles" "$(grep -c ' (complain)$' /sys/kernel/security/apparmor/profiles)" 0
+vigil_mode learn
+echo '# nothing' | dd of=$VIGIL_FS/policy status=none
+t_ok "vigil ingest the trial" "$vigil" ingest $AUDIT_LOG
+t_ok "generate again after the trial" "$vigil" generate "${subjects[@]}" -o $w/cand2.policy
+t_is "the regenerated candidate has the same rules (no /etc/shadow)" \
+	"$(grep -v '^[[:space:]]*#' $w/cand2.policy | md5sum)" "$(grep -v '^[[:space:]]*#' $w/cand.policy | md5sum)"
+
+# ---- 4. export that same file; enforce with AppArmor -------------------------
+t_ok "vigil export --to apparmor CANDIDATE" "$vigil" export --to apparmor -o $w/aa $w/cand.policy
+t_is "no duplicate network line in any profile" \
+	"$(for f in $w/aa/*; do grep '^  network ' "$f" | sort | uniq -d; done | wc -l)" 0
+profs=()
+for s in $httpd $svc $py; do
+	profs+=("$w/aa/$(echo "${s#/}" | tr / .)")
+done
+t_ok "apparmor_parser -r loads the three profiles" apparmor_parser -r -W "${profs[@]}"
+denied0=$(grep -ac 'apparmor="DENIED"' $AUDIT_LOG)
+t_is "lighttpd confined: same output" "$(http_work)" "$out_http"
+t_is "the service confined: same output" "$(svc_work)" "$out_svc"
+t_is "the Python program confined: same output" "$(py_work)" "$out_py"
+vigil_settle
+t_is "with 0 AppArmor denials" "$(($(grep -ac 'apparmor="DENIED"' $AUDIT_LOG) - denied0))" 0
+grep -a 'apparmor="DENIED"' $AUDIT_LOG | tail -n +$((denied0 + 1)) | head -n 20 | while read -r l; do t_diag "$l"; done
+t_match "lighttpd's /etc/shadow: 403 under AppArmor" "$(HTTP_SHADOW=1 http_work)" 'shadow 403'
+t_match "the service's /etc/shadow: refused by AppArmor" "$(SVC_SHADOW=1 svc_work)" 'shadow: Permission denied'
+t_match "the Python program's /etc/shadow: refused by AppArmor" "$(PY_SHADOW=1 py_work)" 'PermissionError'
+vigil_settle
+t_is "AppArmor logged exactly those 3 denials, all of /etc/shadow" \
+	"$(grep -a 'apparmor="DENIED"' $AUDIT_LOG | tail -n +$((denied0 + 1)) | grep -c 'name="/etc/shadow"') $(($(grep -ac 'apparmor="DENIED"' $AUDIT_LOG) - denied0))" "3 3"
+apparmor_parser -R "${profs[@]}" 2>/dev/null
+
+# ---- 5. Landlock -------------------------------------------------------------
+t_ok "vigil export --to landlock CANDIDATE" "$vigil" export --to landlock -o $w/ll $w/cand.policy
+ll() { echo "$w/ll/$(echo "${1#/}" | tr / .).landlock.json"; }
+t_is "lighttpd under Landlock: same output" "$(http_work "$vigil" run --landlock "$(ll $httpd)" --)" "$out_http"
+t_is "the service under Landlock: same output" "$(svc_work "$vigil" run --landlock "$(ll $svc)" --)" "$out_svc"
+t_is "the Python program under Landlock: same output" "$(py_work "$vigil" run --landlock "$(ll $py)" --)" "$out_py"
+t_match "lighttpd's /etc/shadow: 403 under Landlock" "$(HTTP_SHADOW=1 http_work "$vigil" run --landlock "$(ll $httpd)" --)" 'shadow 403'
+t_match "the service's /etc/shadow: refused by Landlock" "$(SVC_SHADOW=1 svc_work "$vigil" run --landlock "$(ll $svc)" --)" 'shadow: Permission denied'
+t_match "the Python program's /etc/shadow: refused by Landlock" "$(PY_SHADOW=1 py_work "$vigil" run --landlock "$(ll $py)" --)" 'PermissionError'
+
+http_stop
+umount /etc/shadow
+t_done
