@@ -362,6 +362,42 @@ static void vigil_policy_limits_test(struct kunit *test)
 	kvfree(text);
 }
 
+/* Walking a parsed policy, as the analyzer's export does. */
+static void vigil_policy_walk_test(struct kunit *test)
+{
+	static const char text[] =
+		"subject /a {\n\tnet bind inet:stream:80\n\tfile r /x\n"
+		"\tfile w /y\n}\nsubject /b observe {\n}\n";
+	const struct vigil_policy_subject *s;
+	const struct vigil_glob *g;
+	struct vigil_policy *p = NULL;
+	size_t len;
+	u64 acc = 0;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(text, sizeof(text) - 1, &p, NULL), 0);
+	s = vigil_policy_subject_at(p, 0);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_STREQ(test, vigil_glob_source(vigil_policy_subject_glob(s), &len), "/a");
+	KUNIT_EXPECT_EQ(test, vigil_policy_class_nr_rules(s, VIGIL_CLASS_FILE), 2U);
+	KUNIT_EXPECT_EQ(test, vigil_policy_class_nr_rules(s, VIGIL_CLASS_NET), 1U);
+	KUNIT_EXPECT_EQ(test, vigil_policy_class_nr_rules(s, VIGIL_CLASS_CAP), 0U);
+	g = vigil_policy_rule_at(s, VIGIL_CLASS_FILE, 1, &acc);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_EXPECT_STREQ(test, vigil_glob_source(g, &len), "/y");
+	KUNIT_EXPECT_EQ(test, acc, (u64)VIGIL_FILE_W);
+	KUNIT_EXPECT_NULL(test, vigil_policy_rule_at(s, VIGIL_CLASS_FILE, 2, &acc));
+	g = vigil_policy_rule_at(s, VIGIL_CLASS_NET, 0, &acc);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_EXPECT_EQ(test, acc, (u64)VIGIL_NET_BIND);
+	s = vigil_policy_subject_at(p, 1);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, vigil_policy_subject_mode(s), VIGIL_POLICY_MODE_OBSERVE);
+	KUNIT_EXPECT_EQ(test, vigil_policy_class_nr_rules(s, VIGIL_CLASS_FILE), 0U);
+	KUNIT_EXPECT_NULL(test, vigil_policy_subject_at(p, 2));
+	KUNIT_EXPECT_NULL(test, vigil_policy_subject_at(NULL, 0));
+	vigil_policy_free(p);
+}
+
 static void vigil_policy_dump_size_test(struct kunit *test)
 {
 	const struct policy_case *c = &policy_cases[0];
@@ -391,6 +427,7 @@ static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(vigil_policy_eval_test, eval_gen_params),
 	KUNIT_CASE(vigil_policy_limits_test),
 	KUNIT_CASE(vigil_policy_dump_size_test),
+	KUNIT_CASE(vigil_policy_walk_test),
 	{}
 };
 
