@@ -375,9 +375,12 @@ static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
 		return note_rule(&a->left, r, "AppArmor cannot restrict which "
 				 "module is loaded: capability sys_module "
 				 "allows any");
-	default:
-		return note_rule(&a->left, r, "unknown class");
+	case VIGIL_CLASS_COUNT:
+		break;
 	}
+	/* not a class: no default above, so a new class is a compile error
+	 * (-Wswitch) until this target handles it */
+	return note_rule(&a->left, r, "unknown class");
 }
 
 /* The receive side of signals and ptrace from other subjects. */

@@ -331,9 +331,12 @@ static int ll_rule(struct ll *l, const struct vigil_rule *r)
 	case VIGIL_CLASS_MODULE:
 		return note_rule(&l->left, r, "Landlock does not control "
 				 "module loading (allowed by path)");
-	default:
-		return note_rule(&l->left, r, "unknown class");
+	case VIGIL_CLASS_COUNT:
+		break;
 	}
+	/* not a class: no default above, so a new class is a compile error
+	 * (-Wswitch) until this target handles it */
+	return note_rule(&l->left, r, "unknown class");
 }
 
 static int ent_cmp(const void *a, const void *b)

@@ -467,9 +467,12 @@ static int se_rule(struct se *s, const struct vigil_ruleset *rs,
 		free(t);
 		return rc;
 	}
-	default:
-		return note_rule(&s->left, r, "unknown class");
+	case VIGIL_CLASS_COUNT:
+		break;
 	}
+	/* not a class: no default above, so a new class is a compile error
+	 * (-Wswitch) until this target handles it */
+	return note_rule(&s->left, r, "unknown class");
 }
 
 static int str_cmp(const void *a, const void *b)

@@ -199,9 +199,12 @@ static int sd_rule(struct sd *s, const struct vigil_rule *r)
 	case VIGIL_CLASS_PTRACE:
 		return note_rule(&s->left, r, "signals and ptrace targets: not "
 				 "expressible in systemd (allowed)");
-	default:
-		return note_rule(&s->left, r, "unknown class");
+	case VIGIL_CLASS_COUNT:
+		break;
 	}
+	/* not a class: no default above, so a new class is a compile error
+	 * (-Wswitch) until this target handles it */
+	return note_rule(&s->left, r, "unknown class");
 }
 
 static void sd_path(FILE *f, const char *p)

@@ -229,7 +229,10 @@ static int tm_patterns(const struct glob_toks *g, char *pats[2], bool *wider)
 		case GT_STAR2:
 			fputs(i + 1 == g->n ? "\\*" : "\\{\\*\\}", f);
 			break;
-		default:
+		case GT_LBRACE:
+		case GT_COMMA:
+		case GT_RBRACE:
+			/* braces were expanded into alternatives before */
 			break;
 		}
 	}
@@ -505,9 +508,12 @@ static int tm_rule(struct tmy *t, const struct vigil_rule *r)
 	case VIGIL_CLASS_MODULE:
 		return note_rule(&t->left, r, "TOMOYO 2.x has no module rules "
 				 "(allowed)");
-	default:
-		return note_rule(&t->left, r, "unknown class");
+	case VIGIL_CLASS_COUNT:
+		break;
 	}
+	/* not a class: no default above, so a new class is a compile error
+	 * (-Wswitch) until this target handles it */
+	return note_rule(&t->left, r, "unknown class");
 }
 
 static const char *const tm_general[] = {
