@@ -155,9 +155,10 @@ t_ok "vigil generate" "$vigil" generate "${subjects[@]}" -o $w/cand.policy
 t_ok "the candidate loads (vigil load -n)" "$vigil" load -n $w/cand.policy
 # block SUBJECT: the rule lines of its block; figures for the issue note
 block() { sed -n "\|^subject $1 {|,/^}/p" $w/cand.policy | grep -v '^subject\|^}' ; }
-for s in $httpd $svc $py $getent; do
+for s in $httpd $svc $w/bin/* $py $getent; do
 	t_diag "$s: $(block $s | grep -vc '^	#') rules, $(block $s | grep -c '^	# why:') generalised: $(block $s | grep -A1 '^	# why:' | grep -v '^	#\|^--' | tr '\n' ' ')"
 done
+t_diag "candidate: $(grep -c '^subject ' $w/cand.policy) subjects, $(grep -c '^	[a-z]* [^ ]* [^ ]*$' $w/cand.policy) rules, $(grep -c '^	# why:' $w/cand.policy) generalised, $(grep -c 'not generalised to' $w/cand.policy) rules kept literal by the sensitive list or the blast bound"
 t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
 t_is "getent (only resolves a host name) gets no /etc/*" \
 	"$(block $getent | grep -c '^	file [a-z]* /etc/\*')" 0
