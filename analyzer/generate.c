@@ -161,6 +161,7 @@ int do_generate(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "mntns", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "include-would-deny", no_argument, NULL, 'W' },
 		{ "since", required_argument, NULL, 'F' },
@@ -175,6 +176,7 @@ int do_generate(int argc, char **argv)
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
 		"         [--since TIME] [--until TIME] [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
+		"         [--mntns ID|all]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
 		"  heuristics unless --strict; -o writes FILE atomically.\n"
@@ -185,7 +187,9 @@ int do_generate(int argc, char **argv)
 		"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
 		"  and --sensitive FILE: one glob a line), nor, without\n"
 		"  --broad, more existing objects than its bound; --root: the\n"
-		"  file system to look at (default /). See docs/generate.md.";
+		"  file system to look at (default /). Only the initial mount\n"
+		"  namespace's observations unless --mntns names another (its\n"
+		"  mntns= id) or all. See docs/generate.md.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -196,6 +200,7 @@ int do_generate(int argc, char **argv)
 	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
 	char err[512] = "";
 	long long ms;
+	uint64_t v;
 	int c, rc, ret = EXIT_USAGE;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -214,6 +219,17 @@ int do_generate(int argc, char **argv)
 			break;
 		case 'S':
 			ro.strict = true;
+			break;
+		case 'n':
+			if (!strcmp(optarg, "all")) {
+				ro.mntns = -1;
+			} else if (parse_u64(optarg, UINT32_MAX, &v)) {
+				p_err("--mntns: '%s' is not a namespace id or 'all'",
+				      optarg);
+				goto out;
+			} else {
+				ro.mntns = (int64_t)v;
+			}
 			break;
 		case 'o':
 			out = optarg;

@@ -294,28 +294,40 @@ int unescape_octal(char *s)
 	return 0;
 }
 
+/*
+ * "seq verdict op access count first last uid mntns exe object"; kernels
+ * before the mntns column wrote the same without it (namespace 0).
+ */
 int vigil_learned_parse(char *line, struct vigil_tuple *t)
 {
-	char *f[10], *p = line;
+	char *f[11], *p = line;
 	uint64_t v;
 	int n = 0;
 
 	if (!*line || *line == '#')
 		return 1;
-	while (n < 10) {
+	while (n < 11) {
 		char *sp = strchr(p, ' ');
 
 		f[n++] = p;
-		if (!sp || n == 10)
+		if (!sp || n == 11)
 			break;
 		*sp = '\0';
 		p = sp + 1;
 	}
-	if (n != 10 || strchr(f[9], ' '))
+	if (n < 10 || strchr(f[n - 1], ' '))
 		return -EINVAL;
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < n; i++)
 		if (!*f[i])
 			return -EINVAL;
+	t->mntns = 0;
+	if (n == 11) {
+		if (parse_u64(f[8], UINT32_MAX, &v))
+			return -EINVAL;
+		t->mntns = (uint32_t)v;
+		f[8] = f[9];
+		f[9] = f[10];
+	}
 	if (parse_u64(f[0], UINT64_MAX, &t->seq) ||
 	    parse_u64(f[4], UINT64_MAX, &t->count))
 		return -EINVAL;

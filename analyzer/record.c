@@ -228,6 +228,7 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 		return -ENOMEM;
 	extra[0] = '\0';
 	p = extra;
+	r->mntns = 0;
 
 	if (!first_data_field(au)) {
 		reason = "vigil record without fields";
@@ -243,6 +244,15 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 		if (!name || !val) {
 			reason = "unreadable field";
 			goto bad;
+		}
+		if (i >= F_COUNT && !strcmp(name, "mntns")) {
+			/* another mount namespace than the initial one */
+			if (parse_u64(val, UINT32_MAX, &v) || !v) {
+				reason = "bad mntns=";
+				goto bad;
+			}
+			r->mntns = (uint32_t)v;
+			continue;
 		}
 		if (i >= F_COUNT) {
 			/* op-specific lsm_audit fields, kept as written */

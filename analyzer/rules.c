@@ -1017,6 +1017,7 @@ static const char load_sql[] =
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
+	"  AND (?4 < 0 OR mntns = ?4) "
 	"  GROUP BY exe, op, access, object"
 	" UNION ALL"
 	" SELECT exe, op, access, object, sum(count), min(first), "
@@ -1025,6 +1026,7 @@ static const char load_sql[] =
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
+	"  AND (?4 < 0 OR mntns = ?4) "
 	"  GROUP BY exe, op, access, object"
 	") GROUP BY exe, op, access, object ORDER BY exe, op, access, object";
 
@@ -1222,6 +1224,7 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 		sqlite3_bind_int64(st, 2, o->since_ms);
 	if (o->until_ms)
 		sqlite3_bind_int64(st, 3, o->until_ms);
+	sqlite3_bind_int64(st, 4, o->mntns);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *exe = col_text(st, 0);
 		uint64_t nrec = (uint64_t)sqlite3_column_int64(st, 7);

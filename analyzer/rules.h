@@ -124,6 +124,11 @@ struct vigil_rules_opts {
 	const char *root;
 	const char *sensitive_file;	/* NULL: none */
 	bool broad;
+	/*
+	 * Whose observations: 0 the initial mount namespace's, another id
+	 * (mntns= of the records) that namespace's, -1 all of them.
+	 */
+	int64_t mntns;
 };
 /* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
 #define VIGIL_BLAST_MIN 20

@@ -30,7 +30,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
 		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
 		"verdict, op, access, uid, exe, path, target, object, pid, "
-		"comm, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"comm, extra, mntns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_FOREIGN] =
 		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
 		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
@@ -46,8 +46,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SNAP_NEW] = "INSERT INTO snapshots (taken) VALUES (?)",
 	[ST_TUPLE] =
 		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
-		"access, count, first, last, uid, exe, object) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+		"access, count, first, last, uid, exe, object, mntns) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct vigil_store {
@@ -495,6 +495,7 @@ int vigil_store_add_record(struct vigil_store *s, const char *node,
 	sqlite3_bind_int64(st, 13, r->pid);
 	bind_text(st, 14, r->comm);
 	bind_text(st, 15, r->extra ? r->extra : "");
+	sqlite3_bind_int64(st, 16, r->mntns);
 	return step_insert(s, st);
 }
 
@@ -584,6 +585,7 @@ int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
 	sqlite3_bind_int64(st, 10, t->uid);
 	bind_text(st, 11, t->exe);
 	bind_text(st, 12, t->object);
+	sqlite3_bind_int64(st, 13, t->mntns);
 	return step_insert(s, st) < 0 ? -EIO : 0;
 }
 
@@ -595,7 +597,8 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 		"NOT EXISTS (SELECT 1 FROM "
 		"records r WHERE r.verdict = t.verdict AND r.op = t.op AND "
 		"r.access = t.access AND r.uid = t.uid AND r.exe IS t.exe AND "
-		"r.object IS t.object)), 0) FROM kernel_tuples t "
+		"r.object IS t.object AND r.mntns = t.mntns)), 0) "
+		"FROM kernel_tuples t "
 		"WHERE t.snapshot = ?";
 	static const char upd[] =
 		"UPDATE snapshots SET tuples = ?, missing = ? WHERE id = ?";

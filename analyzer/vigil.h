@@ -79,6 +79,7 @@ struct vigil_record {
 	/* path for file ops (target if path is ?), else target */
 	const char *object;
 	const char *extra;	/* op-specific fields, "k=v k=v", maybe "" */
+	uint32_t mntns;		/* mntns=, 0 when absent (initial namespace) */
 	char *mem;		/* owns the decoded strings */
 	size_t cap, used;
 };
@@ -115,6 +116,7 @@ struct vigil_tuple {
 	uint64_t seq, count;
 	int64_t first, last;
 	uint32_t uid;
+	uint32_t mntns;		/* 0: the initial mount namespace */
 	/* exe and object NULL for ? */
 	char *verdict, *op, *access, *exe, *object;
 };

@@ -38,17 +38,20 @@ static void file_key(const struct vigil_access *acc, struct vigil_key *key)
 	}
 }
 
-/* The object's path into @buf; for a child, the directory's path + name. */
-static const char *file_object(const struct vigil_access *acc, char *buf)
+/*
+ * The object's path into @buf, as the initial namespace names it; for a
+ * child, the directory's path + name. Sets *@ret_foreign when the initial
+ * root cannot reach it.
+ */
+static const char *file_object(const struct vigil_access *acc, char *buf,
+			       bool *ret_foreign)
 {
 	const unsigned char *name;
-	char *p;
+	const char *p;
 	size_t dlen, nlen;
 
-	p = d_path(acc->path, buf, PATH_MAX);
-	if (IS_ERR(p))
-		return "?";
-	if (!acc->child)
+	p = vigil_path_resolve(acc->path, buf, ret_foreign);
+	if (!acc->child || p[0] != '/')
 		return p;
 	name = READ_ONCE(acc->child->d_name.name);
 	nlen = strlen(name);
@@ -57,7 +60,7 @@ static const char *file_object(const struct vigil_access *acc, char *buf)
 		dlen = 0;
 	if (nlen + 2 > PATH_MAX - dlen)
 		return "?";
-	/* d_path() wrote at the end of buf: build the result at its start. */
+	/* The path was written at the end of buf: build the result at its start. */
 	memmove(buf, p, dlen);
 	buf[dlen] = '/';
 	memcpy(buf + dlen + 1, name, nlen);
@@ -121,7 +124,8 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	enum vigil_verdict verdict;
 	enum vigil_mode mode;
 	const char *obj;
-	bool emit = false;
+	bool emit = false, foreign = false;
+	u32 mntns = 0;
 	char *buf = NULL;
 	size_t len;
 	u32 hash;
@@ -152,6 +156,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	key.op = acc->op;
 	key.access = acc->access;
 	key.gen = mode == VIGIL_MODE_OBSERVE ? lp->gen : 0;
+	key.nsx = !vigil_mntns_initial();
 	if (acc->path) {
 		file_key(acc, &key);
 		obj = NULL;
@@ -175,9 +180,18 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 			vigil_stat_inc(VIGIL_STAT_NOMEM);
 			goto out;
 		}
-		obj = file_object(acc, buf);
+		obj = file_object(acc, buf, &foreign);
 		len = strlen(obj);
 	}
+	/*
+	 * Names from another mount namespace are marked with its id: the
+	 * subject's, or for a task that left the initial one after its exec
+	 * (or reached a foreign object) the task's own, where that can be
+	 * read (task_lock: not from capable, signal or ptrace hooks).
+	 */
+	mntns = subj->mntns;
+	if (!mntns && (key.nsx || foreign))
+		mntns = acc->path || acc->may_sleep ? vigil_mntns_current() : 1;
 	if (mode == VIGIL_MODE_OBSERVE)
 		verdict = vigil_policy_allows(ps, vigil_op_class(acc->op),
 					      acc->access, obj, len) ?
@@ -186,7 +200,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		verdict = VIGIL_VERDICT_LEARN;
 
 	rc = vigil_table_insert(&vigil_table, &key, hash, obj, len, cred->uid,
-				verdict, &seq);
+				mntns, verdict, &seq);
 	if (rc == -EEXIST) {
 		account_repeat(subj, verdict);
 		goto out;
@@ -212,6 +226,6 @@ out:
 	 * lives as long as cred, obj is buf or the caller's target.
 	 */
 	if (emit)
-		vigil_record(subj, cred, verdict, acc, obj, len, seq);
+		vigil_record(subj, cred, verdict, acc, obj, len, mntns, seq);
 	kfree(buf);
 }

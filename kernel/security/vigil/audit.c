@@ -37,6 +37,7 @@ static void log_string(struct audit_buffer *ab, const char *name,
  * @acc: the access
  * @obj: the object, resolved
  * @len: its length
+ * @mntns: 0, or the mount namespace the names were resolved in
  * @seq: the tuple's sequence number
  *
  * Joins the current syscall's audit event when there is one. Where the
@@ -48,7 +49,7 @@ static void log_string(struct audit_buffer *ab, const char *name,
  */
 void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
-		  const char *obj, size_t len, u64 seq)
+		  const char *obj, size_t len, u32 mntns, u64 seq)
 {
 	gfp_t gfp = acc->may_sleep ? GFP_KERNEL : GFP_ATOMIC | __GFP_NOWARN;
 	struct audit_buffer *ab;
@@ -71,6 +72,9 @@ void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	log_string(ab, "path", acc->path ? obj : NULL, len);
 	log_string(ab, "target", acc->path ? NULL : obj, len);
 	audit_log_lsm_data(ab, &acc->ad);
+	/* Not the initial mount namespace: its names are not the host's. */
+	if (mntns)
+		audit_log_format(ab, " mntns=%u", mntns);
 	audit_log_end(ab);
 	vigil_stat_inc(VIGIL_STAT_EMITTED);
 }

@@ -30,19 +30,23 @@ static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
 	return 0;
 }
 
-/* The executable @task runs, as its subject names it. */
-static void target_of(struct task_struct *task, struct vigil_access *acc)
+/*
+ * The executable @task runs, as its subject names it. Return: a reference
+ * on that subject, which keeps the name valid; vigil_subject_put() it.
+ */
+static struct vigil_subject *target_of(struct task_struct *task,
+				       struct vigil_access *acc)
 {
-	const struct vigil_subject *s;
+	struct vigil_subject *s;
 
 	rcu_read_lock();
-	s = vigil_subject_of(__task_cred(task));
+	s = vigil_subject_tryget(vigil_subject_of(__task_cred(task)));
 	rcu_read_unlock();
-	/* Subjects are never freed: the name stays valid. */
 	acc->target = s ? s->exe : "?";
 	acc->target_len = s ? s->len : 1;
 	acc->ad.type = LSM_AUDIT_DATA_TASK;
 	acc->ad.u.tsk = task;
+	return s;
 }
 
 static int vigil_task_kill(struct task_struct *p, struct kernel_siginfo *info,
@@ -51,12 +55,14 @@ static int vigil_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 	struct vigil_access acc = {
 		.op = VIGIL_OP_SIGNAL,
 	};
+	struct vigil_subject *s;
 
 	if (!vigil_should_observe() || sig <= 0 || sig > 64)
 		return 0;
 	acc.access = 1ULL << (sig - 1);
-	target_of(p, &acc);
+	s = target_of(p, &acc);
 	vigil_observe(cred ? cred : current_cred(), &acc);
+	vigil_subject_put(s);
 	return 0;
 }
 
@@ -66,13 +72,15 @@ static int vigil_ptrace_access_check(struct task_struct *child,
 	struct vigil_access acc = {
 		.op = VIGIL_OP_PTRACE,
 	};
+	struct vigil_subject *s;
 
 	if (!vigil_should_observe() || (mode & PTRACE_MODE_NOAUDIT))
 		return 0;
 	acc.access = (mode & PTRACE_MODE_ATTACH) ? VIGIL_PTRACE_ATTACH :
 						   VIGIL_PTRACE_READ;
-	target_of(child, &acc);
+	s = target_of(child, &acc);
 	vigil_observe(current_cred(), &acc);
+	vigil_subject_put(s);
 	return 0;
 }
 
@@ -83,14 +91,16 @@ static int vigil_ptrace_traceme(struct task_struct *parent)
 		.op = VIGIL_OP_PTRACE,
 		.access = VIGIL_PTRACE_ATTACH,
 	};
+	struct vigil_subject *s;
 	const struct cred *pcred;
 
 	if (!vigil_should_observe())
 		return 0;
-	target_of(current, &acc);
+	s = target_of(current, &acc);
 	pcred = get_task_cred(parent);
 	vigil_observe(pcred, &acc);
 	put_cred(pcred);
+	vigil_subject_put(s);
 	return 0;
 }
 

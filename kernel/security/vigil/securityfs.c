@@ -231,6 +231,7 @@ static int stats_show(struct seq_file *m, void *v)
 		   lp ? vigil_policy_nr_rules(lp->policy) : 0);
 	rcu_read_unlock();
 	seq_printf(m, "subjects %u\n", vigil_subject_count());
+	seq_printf(m, "subjects.folded %llu\n", vigil_subject_folded());
 	spin_lock(&vigil_table.lock);
 	seq_printf(m, "table.entries %u\n", vigil_table.nr);
 	seq_printf(m, "table.bytes %zu\n", vigil_table.bytes);
@@ -261,17 +262,17 @@ static void subject_show(const struct vigil_subject *s, void *arg)
 {
 	struct seq_file *m = arg;
 
-	seq_printf(m, "%lld %lld %lld %lld",
+	seq_printf(m, "%lld %lld %lld %lld %u",
 		   atomic64_read(&s->execs), atomic64_read(&s->events),
 		   atomic64_read(&s->first_sightings),
-		   atomic64_read(&s->would_deny));
+		   atomic64_read(&s->would_deny), s->mntns);
 	seq_field(m, s->exe, s->len);
 	seq_putc(m, '\n');
 }
 
 static int subjects_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, "# execs events first_sightings would_deny exe\n");
+	seq_puts(m, "# execs events first_sightings would_deny mntns exe\n");
 	vigil_subjects_for_each(subject_show, m);
 	return 0;
 }
@@ -308,16 +309,17 @@ static int learned_show(struct seq_file *m, void *v)
 	char access[64];
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# seq verdict op access count first last uid exe object\n");
+		seq_puts(m, "# seq verdict op access count first last uid mntns exe object\n");
 		return 0;
 	}
 	e = list_entry(v, struct vigil_entry, fifo);
 	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
 			    sizeof(access));
-	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u", e->seq,
+	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u %u", e->seq,
 		   vigil_verdict_name(e->verdict), vigil_op_name(e->key.op),
 		   access, atomic64_read(&e->count), e->first,
-		   READ_ONCE(e->last), from_kuid(&init_user_ns, e->uid));
+		   READ_ONCE(e->last), from_kuid(&init_user_ns, e->uid),
+		   e->mntns);
 	seq_field(m, e->key.subj->exe, e->key.subj->len);
 	if (e->objlen)
 		seq_field(m, e->obj, e->objlen);
@@ -343,7 +345,8 @@ static const struct {
 	{ "mode", 0644, &mode_fops },
 	{ "policy", 0600, &policy_fops },
 	{ "policy_errors", 0400, &policy_errors_fops },
-	{ "stats", 0444, &stats_fops },
+	/* Its counters would let any user watch the others' activity. */
+	{ "stats", 0400, &stats_fops },
 	{ "subjects", 0400, &subjects_fops },
 	{ "learned", 0400, &learned_fops },
 	{ "table_kb", 0644, &table_kb_fops },

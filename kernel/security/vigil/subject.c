@@ -1,24 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* vigil: subjects, the executables tasks run, resolved once per exec. */
+/*
+ * vigil: subjects, the executables tasks run, resolved once per exec.
+ *
+ * A subject is shared by the creds that run it and the table's tuples that
+ * name it, and freed when the last of them goes. New subjects are charged
+ * to the real uid that exec'd them first: an unprivileged uid may hold at
+ * most a share of vigil.max_subjects, and all of them together at most
+ * vigil.max_subjects; beyond that its execs share the subject "?". An exec
+ * by root, or of a set-user-ID or set-group-ID program, always gets its
+ * own subject, so no user can make a root program's accesses anonymous.
+ */
 
 #include <linux/binfmts.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
+#include <linux/idr.h>
 #include <linux/jhash.h>
 #include <linux/limits.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/slab.h>
 
 #include "vigil.h"
 
 #define SUBJECT_HASH_BITS 10
+#define UID_HASH_BITS 6
 
 /* Subjects beyond this many share the overflow subject "?". */
 unsigned int vigil_max_subjects __ro_after_init = 4096;
 
+/* How many subjects one unprivileged uid may create: a share of the cap. */
+static unsigned int uid_share(void)
+{
+	return max(16U, vigil_max_subjects / 8);
+}
+
+/* Subjects charged to one uid. */
+struct uid_charge {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int n;
+};
+
+/* Taken from RCU callbacks too (the last put of a cred): irq-safe. */
 static DEFINE_SPINLOCK(subject_lock);
 static DEFINE_HASHTABLE(subject_hash, SUBJECT_HASH_BITS);
-static unsigned int subject_count;
+static DEFINE_HASHTABLE(uid_hash, UID_HASH_BITS);
+static DEFINE_IDA(subject_ida);
+static unsigned int subject_count;	/* all live subjects */
+static unsigned int charged_count;	/* those charged to a uid */
+static atomic64_t folded = ATOMIC64_INIT(0);
 static struct vigil_subject *overflow_subject;
 
 static int __init vigil_max_subjects_setup(char *str)
@@ -35,7 +67,7 @@ static int __init vigil_max_subjects_setup(char *str)
 __setup("vigil.max_subjects=", vigil_max_subjects_setup);
 
 static struct vigil_subject *subject_alloc(const char *exe, size_t len,
-					   u32 hash)
+					   u32 mntns, u32 hash)
 {
 	struct vigil_subject *s;
 
@@ -44,53 +76,191 @@ static struct vigil_subject *subject_alloc(const char *exe, size_t len,
 		return NULL;
 	memcpy(s->exe, exe, len);
 	s->len = len;
+	s->mntns = mntns;
 	s->hash = hash;
+	refcount_set(&s->ref, 1);
 	return s;
 }
 
-/* Find or create the subject for @exe. Sleeps. */
-static struct vigil_subject *subject_get(const char *exe, size_t len)
+static struct uid_charge *charge_find(kuid_t uid)
 {
-	u32 hash = jhash(exe, len, 0);
+	struct uid_charge *c;
+
+	hash_for_each_possible(uid_hash, c, node, __kuid_val(uid))
+		if (uid_eq(c->uid, uid))
+			return c;
+	return NULL;
+}
+
+/**
+ * vigil_subject_get - take a reference
+ * @s: a subject, or NULL
+ *
+ * Return: @s.
+ */
+struct vigil_subject *vigil_subject_get(struct vigil_subject *s)
+{
+	if (s && !s->permanent)
+		refcount_inc(&s->ref);
+	return s;
+}
+
+/* Under rcu_read_lock(): a reference, or NULL when @s is on its way out. */
+struct vigil_subject *vigil_subject_tryget(struct vigil_subject *s)
+{
+	if (!s || s->permanent)
+		return s;
+	return refcount_inc_not_zero(&s->ref) ? s : NULL;
+}
+
+/**
+ * vigil_subject_put - drop a reference
+ * @s: a subject, or NULL
+ *
+ * Any context, RCU callbacks included: the last one unhashes the subject,
+ * returns its id and its uid's charge, and frees it after a grace period.
+ */
+void vigil_subject_put(struct vigil_subject *s)
+{
+	struct uid_charge *c = NULL;
+	unsigned long flags;
+
+	if (!s || s->permanent)
+		return;
+	if (!refcount_dec_and_lock_irqsave(&s->ref, &subject_lock, &flags))
+		return;
+	hash_del_rcu(&s->node);
+	subject_count--;
+	if (s->charged) {
+		charged_count--;
+		c = charge_find(s->owner);
+		if (c && !--c->n)
+			hash_del(&c->node);
+		else
+			c = NULL;
+	}
+	spin_unlock_irqrestore(&subject_lock, flags);
+	ida_free(&subject_ida, s->id);
+	kfree(c);
+	kfree_rcu(s, rcu);
+}
+
+static bool subject_is(const struct vigil_subject *s, const char *exe,
+		       size_t len, u32 mntns, u32 hash)
+{
+	return s->hash == hash && s->mntns == mntns && s->len == len &&
+	       !memcmp(s->exe, exe, len);
+}
+
+/* Under subject_lock or RCU: a referenced subject already interned. */
+static struct vigil_subject *subject_lookup(const char *exe, size_t len,
+					    u32 mntns, u32 hash)
+{
+	struct vigil_subject *s;
+
+	hash_for_each_possible_rcu(subject_hash, s, node, hash)
+		if (subject_is(s, exe, len, mntns, hash) &&
+		    refcount_inc_not_zero(&s->ref))
+			return s;
+	return NULL;
+}
+
+/*
+ * A new subject's policy block is not the one of the id's last owner. Only
+ * the policy in force needs forgetting: a hook that still holds an older
+ * one started before this subject existed, so it cannot be judging it.
+ */
+static void subject_forget_block(u32 id)
+{
+	struct vigil_loaded_policy *lp;
+
+	if (id >= vigil_max_subjects)
+		return;
+	rcu_read_lock();
+	lp = rcu_dereference(vigil_policy_current);
+	if (lp)
+		WRITE_ONCE(lp->psub[id], 0);
+	rcu_read_unlock();
+}
+
+/*
+ * Find or create the subject for @exe in @mntns, charged to @uid unless
+ * @privileged. Sleeps. Return: a reference, or the overflow subject.
+ */
+static struct vigil_subject *subject_get(const char *exe, size_t len,
+					 u32 mntns, kuid_t uid,
+					 bool privileged)
+{
+	u32 hash = jhash(exe, len, mntns);
+	struct uid_charge *c, *newc = NULL;
 	struct vigil_subject *s, *new;
+	int id;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(subject_hash, s, node, hash) {
-		if (s->hash == hash && s->len == len &&
-		    !memcmp(s->exe, exe, len)) {
-			rcu_read_unlock();
-			return s;
-		}
-	}
+	s = subject_lookup(exe, len, mntns, hash);
 	rcu_read_unlock();
+	if (s)
+		return s;
 
-	new = subject_alloc(exe, len, hash);
-	if (!new)
-		return overflow_subject;
+	new = subject_alloc(exe, len, mntns, hash);
+	if (!privileged)
+		newc = kzalloc(sizeof(*newc), GFP_KERNEL);
+	id = ida_alloc(&subject_ida, GFP_KERNEL);
+	if (!new || (!privileged && !newc) || id < 0)
+		goto out_fold;
+	new->id = id;
 
-	spin_lock(&subject_lock);
-	hash_for_each_possible(subject_hash, s, node, hash) {
-		if (s->hash == hash && s->len == len &&
-		    !memcmp(s->exe, exe, len)) {
-			spin_unlock(&subject_lock);
-			kfree(new);
-			return s;
-		}
-	}
-	if (subject_count >= vigil_max_subjects) {
-		spin_unlock(&subject_lock);
+	spin_lock_irq(&subject_lock);
+	s = subject_lookup(exe, len, mntns, hash);
+	if (s) {
+		spin_unlock_irq(&subject_lock);
+		ida_free(&subject_ida, id);
 		kfree(new);
-		return overflow_subject;
+		kfree(newc);
+		return s;
 	}
-	new->id = subject_count++;
+	if (!privileged) {
+		c = charge_find(uid);
+		if (charged_count >= vigil_max_subjects ||
+		    (c && c->n >= uid_share())) {
+			spin_unlock_irq(&subject_lock);
+			goto out_fold;
+		}
+		if (!c) {
+			c = newc;
+			newc = NULL;
+			c->uid = uid;
+			hash_add(uid_hash, &c->node, __kuid_val(uid));
+		}
+		c->n++;
+		charged_count++;
+		new->charged = true;
+		new->owner = uid;
+	}
+	subject_count++;
+	subject_forget_block(id);
 	hash_add_rcu(subject_hash, &new->node, hash);
-	spin_unlock(&subject_lock);
+	spin_unlock_irq(&subject_lock);
+	kfree(newc);
 	return new;
+
+out_fold:
+	if (id >= 0)
+		ida_free(&subject_ida, id);
+	kfree(new);
+	kfree(newc);
+	atomic64_inc(&folded);
+	return overflow_subject;
 }
 
 unsigned int vigil_subject_count(void)
 {
 	return READ_ONCE(subject_count);
+}
+
+u64 vigil_subject_folded(void)
+{
+	return atomic64_read(&folded);
 }
 
 void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
@@ -106,20 +276,58 @@ void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
 	fn(overflow_subject, arg);
 }
 
-/* The new program's subject, resolved before the point of no return. */
+/*
+ * Will this exec run with other ids than the caller's? Root's execs, and
+ * set-user-ID (to another user) or set-group-ID programs on a mount that
+ * honours them. Decided before the binary handler applies them.
+ */
+static bool exec_privileged(const struct linux_binprm *bprm)
+{
+	const struct cred *cred = current_cred();
+	const struct inode *inode = file_inode(bprm->file);
+	umode_t mode = inode->i_mode;
+
+	if (uid_eq(cred->uid, GLOBAL_ROOT_UID) ||
+	    uid_eq(cred->euid, GLOBAL_ROOT_UID))
+		return true;
+	if (bprm->file->f_path.mnt->mnt_flags & MNT_NOSUID)
+		return false;
+	if ((mode & S_ISUID) && !uid_eq(inode->i_uid, cred->uid))
+		return true;
+	/* Set-group-ID without group execute marks mandatory locking. */
+	return (mode & S_ISGID) && (mode & 0010) &&
+	       !gid_eq(inode->i_gid, cred->gid);
+}
+
+/*
+ * The new program's subject, resolved before the point of no return: its
+ * path from the initial root, so a chroot cannot rename it. In another
+ * mount namespace (or when the initial root cannot reach the file) the
+ * subject is that namespace's: a bind mount over a daemon's binary in a
+ * private namespace does not make its program that daemon.
+ */
 static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 {
 	struct vigil_subject *s = overflow_subject;
-	char *buf, *exe;
+	struct vigil_cred *vc = vigil_cred(bprm->cred);
+	const char *exe;
+	bool foreign;
+	u32 mntns = 0;
+	char *buf;
 
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (buf) {
-		exe = d_path(&bprm->file->f_path, buf, PATH_MAX);
-		if (!IS_ERR(exe))
-			s = subject_get(exe, strlen(exe));
+		exe = vigil_path_resolve(&bprm->file->f_path, buf, &foreign);
+		if (foreign || !vigil_mntns_initial())
+			mntns = vigil_mntns_current();
+		if (exe[0] == '/')
+			s = subject_get(exe, strlen(exe), mntns,
+					current_uid(), exec_privileged(bprm));
 		kfree(buf);
 	}
-	vigil_cred(bprm->cred)->subject = s;
+	/* bprm->cred was prepared with the caller's subject. */
+	vigil_subject_put(vc->subject);
+	vc->subject = s;
 	return 0;
 }
 
@@ -134,13 +342,19 @@ static void vigil_bprm_committing_creds(struct linux_binprm *bprm)
 static int vigil_cred_prepare(struct cred *new, const struct cred *old,
 			      gfp_t gfp)
 {
-	vigil_cred(new)->subject = vigil_subject_of(old);
+	vigil_cred(new)->subject = vigil_subject_get(vigil_subject_of(old));
 	return 0;
 }
 
 static void vigil_cred_transfer(struct cred *new, const struct cred *old)
 {
-	vigil_cred(new)->subject = vigil_subject_of(old);
+	vigil_cred(new)->subject = vigil_subject_get(vigil_subject_of(old));
+}
+
+static void vigil_cred_free(struct cred *cred)
+{
+	vigil_subject_put(vigil_subject_of(cred));
+	vigil_cred(cred)->subject = NULL;
 }
 
 static struct security_hook_list subject_hooks[] __ro_after_init = {
@@ -148,14 +362,16 @@ static struct security_hook_list subject_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bprm_committing_creds, vigil_bprm_committing_creds),
 	LSM_HOOK_INIT(cred_prepare, vigil_cred_prepare),
 	LSM_HOOK_INIT(cred_transfer, vigil_cred_transfer),
+	LSM_HOOK_INIT(cred_free, vigil_cred_free),
 };
 
 int __init vigil_subject_hooks_init(void)
 {
-	overflow_subject = subject_alloc("?", 1, 0);
+	overflow_subject = subject_alloc("?", 1, 0, 0);
 	if (!overflow_subject)
 		return -ENOMEM;
 	overflow_subject->id = U32_MAX;
+	overflow_subject->permanent = true;
 	security_add_hooks(subject_hooks, ARRAY_SIZE(subject_hooks), "vigil");
 	return 0;
 }

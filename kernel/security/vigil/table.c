@@ -49,6 +49,20 @@ int vigil_table_init(struct vigil_table *t, unsigned int bits,
 	return 0;
 }
 
+/* A tuple holds a reference on its subject until it is freed. */
+static void entry_free_rcu(struct rcu_head *head)
+{
+	struct vigil_entry *e = container_of(head, struct vigil_entry, rcu);
+
+	vigil_subject_put(e->key.subj);
+	kfree(e);
+}
+
+static void entry_free(struct vigil_entry *e)
+{
+	call_rcu(&e->rcu, entry_free_rcu);
+}
+
 /* Only for tables nobody else can reach any more (KUnit). */
 void vigil_table_destroy(struct vigil_table *t)
 {
@@ -56,7 +70,7 @@ void vigil_table_destroy(struct vigil_table *t)
 
 	list_for_each_entry_safe(e, tmp, &t->fifo, fifo) {
 		hlist_del_rcu(&e->hnode);
-		kfree_rcu(e, rcu);
+		entry_free(e);
 	}
 	INIT_LIST_HEAD(&t->fifo);
 	kvfree(t->buckets);
@@ -75,7 +89,7 @@ u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 	words[5] = (u32)(key->obj_b >> 32);
 	words[6] = (u32)key->access ^ (u32)(key->access >> 32);
 	words[7] = key->gen;
-	words[8] = key->op | key->by_name << 16;
+	words[8] = key->op | key->by_name << 16 | key->nsx << 24;
 	return jhash2(words, ARRAY_SIZE(words), key->by_name ?
 		      jhash(obj, len, 0) : 0);
 }
@@ -88,7 +102,7 @@ static bool key_equal(const struct vigil_entry *e, const struct vigil_key *key,
 	if (k->subj != key->subj || k->obj_a != key->obj_a ||
 	    k->obj_b != key->obj_b || k->access != key->access ||
 	    k->gen != key->gen || k->op != key->op ||
-	    k->by_name != key->by_name)
+	    k->by_name != key->by_name || k->nsx != key->nsx)
 		return false;
 	if (!key->by_name)
 		return true;
@@ -148,7 +162,7 @@ static void evict_oldest(struct vigil_table *t)
 	t->bytes -= e->size;
 	t->nr--;
 	atomic64_inc(&t->evictions);
-	kfree_rcu(e, rcu);
+	entry_free(e);
 }
 
 /**
@@ -159,6 +173,7 @@ static void evict_oldest(struct vigil_table *t)
  * @obj: the object string, kept for the learned file
  * @len: its length
  * @uid: the uid of the first sighting
+ * @mntns: 0, or the id of the mount namespace @obj was named in
  * @verdict: what it is; all but VIGIL_VERDICT_ALLOW take the next sequence
  *           number, as they are recorded
  * @ret_seq: its sequence number, 0 for VIGIL_VERDICT_ALLOW
@@ -172,7 +187,7 @@ static void evict_oldest(struct vigil_table *t)
  */
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       enum vigil_verdict verdict, u64 *ret_seq)
+		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq)
 {
 	struct vigil_entry *e, *new;
 	size_t size;
@@ -186,6 +201,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->hash = hash;
 	new->size = size;
 	new->uid = uid;
+	new->mntns = mntns;
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
 	new->first = ktime_get_real_seconds();
@@ -206,6 +222,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	while (t->bytes + size > t->max_bytes && !list_empty(&t->fifo))
 		evict_oldest(t);
 	new->seq = verdict == VIGIL_VERDICT_ALLOW ? 0 : ++t->seq;
+	vigil_subject_get(key->subj);
 	list_add_tail(&new->fifo, &t->fifo);
 	hlist_add_head_rcu(&new->hnode, bucket(t, hash));
 	t->bytes += size;
@@ -228,7 +245,7 @@ void vigil_table_flush_observed(struct vigil_table *t)
 		hlist_del_rcu(&e->hnode);
 		t->bytes -= e->size;
 		t->nr--;
-		kfree_rcu(e, rcu);
+		entry_free(e);
 	}
 	spin_unlock(&t->lock);
 }

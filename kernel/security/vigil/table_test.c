@@ -8,7 +8,7 @@
 
 #include "vigil.h"
 
-static struct vigil_subject test_subj = { .exe = "" };
+static struct vigil_subject test_subj = { .permanent = true };
 
 static void key_for(struct vigil_key *key, u64 ino, u64 access)
 {
@@ -40,7 +40,7 @@ static int insert(struct vigil_table *t, const struct vigil_key *key,
 	u32 hash = vigil_key_hash(key, obj, strlen(obj));
 
 	return vigil_table_insert(t, key, hash, obj, strlen(obj),
-				  GLOBAL_ROOT_UID, v, seq);
+				  GLOBAL_ROOT_UID, 0, v, seq);
 }
 
 static int hit(struct vigil_table *t, const struct vigil_key *key,

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/path.h>
 #include <linux/percpu.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -43,15 +44,24 @@ enum vigil_mode vigil_mode_get(void);
 void vigil_mode_set(enum vigil_mode mode);
 const char *vigil_verdict_name(enum vigil_verdict verdict);
 
-/* subject.c: the executable a task runs, interned and never freed. */
+/*
+ * subject.c: the executable a task runs, interned, shared by the creds and
+ * tuples that name it and freed after the last of them.
+ */
 struct vigil_subject {
 	struct hlist_node node;
+	struct rcu_head rcu;
+	refcount_t ref;
+	kuid_t owner;		/* the uid charged for it, when charged */
+	bool charged;
+	bool permanent;		/* "?" (and KUnit's): never counted or freed */
 	u32 hash;
 	u32 id;
 	atomic64_t execs;
 	atomic64_t events;
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
+	u32 mntns;	/* 0: initial mount namespace, else its id */
 	u32 len;
 	char exe[];
 };
@@ -73,6 +83,10 @@ static inline struct vigil_subject *vigil_subject_of(const struct cred *cred)
 extern unsigned int vigil_max_subjects;
 int __init vigil_subject_hooks_init(void);
 unsigned int vigil_subject_count(void);
+u64 vigil_subject_folded(void);
+struct vigil_subject *vigil_subject_get(struct vigil_subject *s);
+struct vigil_subject *vigil_subject_tryget(struct vigil_subject *s);
+void vigil_subject_put(struct vigil_subject *s);
 void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
 			     void *arg);
 
@@ -99,13 +113,14 @@ u32 vigil_policy_gen(void);
 
 /* table.c: the bounded aggregation table of distinct tuples. */
 struct vigil_key {
-	const struct vigil_subject *subj;
+	struct vigil_subject *subj;	/* a reference, in the table */
 	u64 obj_a;	/* object identity (inode or string hash) */
 	u64 obj_b;
 	u64 access;
 	u32 gen;	/* policy generation in observe mode, else 0 */
 	u16 op;
 	u8 by_name;	/* object compared by its string */
+	u8 nsx;		/* the task was not in the initial mount namespace */
 };
 
 struct vigil_entry {
@@ -121,6 +136,7 @@ struct vigil_entry {
 	time64_t first;
 	time64_t last;
 	kuid_t uid;
+	u32 mntns;	/* 0, or the mount namespace its path was named in */
 	u16 objlen;
 	char obj[];
 };
@@ -147,7 +163,7 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 		    u32 hash, const char *obj, size_t len);
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       enum vigil_verdict verdict, u64 *ret_seq);
+		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq);
 void vigil_table_flush_observed(struct vigil_table *t);
 void vigil_table_set_max(struct vigil_table *t, size_t max_bytes);
 
@@ -201,7 +217,13 @@ struct vigil_access {
 
 void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
-		  const char *obj, size_t len, u64 seq);
+		  const char *obj, size_t len, u32 mntns, u64 seq);
+
+/* path.c: names as the initial mount namespace sees them. */
+const char *vigil_path_resolve(const struct path *path, char *buf,
+			       bool *ret_foreign);
+bool vigil_mntns_initial(void);
+u32 vigil_mntns_current(void);
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);

@@ -5,7 +5,8 @@
  *
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
- *                    fdpass FILE DATA | opens DIR N | connects N [FIRST]
+ *                    fdpass FILE DATA | opens DIR N | connects N [FIRST] |
+ *                    execs DIR N ARG
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -22,6 +23,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 #include <linux/capability.h>
 
 static int fail(const char *what)
@@ -281,6 +285,48 @@ static int do_connects(long n, long first)
 	return 0;
 }
 
+/*
+ * Exec N distinct names of one program: DIR/x0 (the caller's copy) and N-1
+ * hard links to it, each run once (spawn with ARG and no output, wait).
+ * Prints how many execs succeeded and exited 0. With ARG "-fail" the
+ * program is not one (ENOEXEC): this process execs each name itself and
+ * counts the failures.
+ */
+static int do_execs(const char *dir, long n, const char *arg)
+{
+	char first[4096], path[4096];
+	posix_spawn_file_actions_t fa;
+	long i, ok = 0;
+	int status;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa) ||
+	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0))
+		return fail("posix_spawn_file_actions");
+	snprintf(first, sizeof(first), "%s/x0", dir);
+	for (i = 0; i < n; i++) {
+		char *argv[] = { path, (char *)arg, NULL };
+
+		snprintf(path, sizeof(path), "%s/x%ld", dir, i);
+		if (i && link(first, path) && errno != EEXIST)
+			return fail("link");
+		if (!strcmp(arg, "-fail")) {
+			execv(path, argv);
+			ok += errno == ENOEXEC;
+			continue;
+		}
+		if (posix_spawn(&pid, path, &fa, NULL, argv, environ))
+			continue;
+		if (waitpid(pid, &status, 0) < 0)
+			return fail("waitpid");
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			ok++;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	printf("%ld\n", ok);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -305,6 +351,8 @@ int main(int argc, char **argv)
 		return do_fdpass(argv[2], argv[3]);
 	if (!strcmp(verb, "opens") && argc == 4)
 		return do_opens(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N\n");
+	if (!strcmp(verb, "execs") && argc == 5)
+		return do_execs(argv[2], atol(argv[3]), argv[4]);
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG\n");
 	return 2;
 }

@@ -51,7 +51,8 @@ t_is "policy_errors is root-only" "$(stat -c %a $VIGIL_FS/policy_errors)" 400
 for f in learned subjects policy policy_errors; do
 	t_fails "nobody cannot read $f" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/$f
 done
-t_ok "stats is world-readable" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/stats
+t_is "stats is root-only (its counters show other users' activity)" "$(stat -c %a $VIGIL_FS/stats)" 400
+t_fails "nobody cannot read stats" setpriv --reuid=65534 --regid=65534 --clear-groups cat $VIGIL_FS/stats
 
 # table_kb: bounds checked, shrinking evicts.
 t_fails "table_kb refuses 0" sh -c "echo 0 > $VIGIL_FS/table_kb"
