@@ -124,7 +124,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	enum vigil_verdict verdict;
 	enum vigil_mode mode;
 	const char *obj;
-	bool emit = false, foreign = false;
+	bool emit = false, foreign = false, held = false;
 	u32 mntns = 0;
 	char *buf = NULL;
 	size_t len;
@@ -200,7 +200,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		verdict = VIGIL_VERDICT_LEARN;
 
 	rc = vigil_table_insert(&vigil_table, &key, hash, obj, len, cred->uid,
-				mntns, verdict, &seq);
+				mntns, verdict, &seq, &held);
 	if (rc == -EEXIST) {
 		account_repeat(subj, verdict);
 		goto out;
@@ -218,14 +218,19 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		atomic64_inc(&subj->would_deny);
 	}
 	atomic64_inc(&subj->first_sightings);
-	emit = true;
+	/* Over its uid's rate: kept in the table, not recorded. */
+	if (held)
+		vigil_stat_inc(VIGIL_STAT_HELD);
+	else
+		emit = true;
 out:
 	rcu_read_unlock();
 	/*
 	 * Outside the RCU section, so the record may wait for audit: subj
 	 * lives as long as cred, obj is buf or the caller's target.
 	 */
-	if (emit)
-		vigil_record(subj, cred, verdict, acc, obj, len, mntns, seq);
+	if (emit && !vigil_record(subj, cred, verdict, acc, obj, len, mntns,
+				  seq))
+		vigil_table_pin(&vigil_table, &key, hash, obj, len);
 	kfree(buf);
 }

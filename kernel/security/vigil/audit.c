@@ -46,8 +46,10 @@ static void log_string(struct audit_buffer *ab, const char *name,
  * the record is never waited for. When audit cannot take the record
  * (disabled, backlog still full, no memory) it counts as lost: its
  * sequence number is then missing from the log.
+ *
+ * Return: whether audit took the record.
  */
-void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
+bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
 		  const char *obj, size_t len, u32 mntns, u64 seq)
 {
@@ -60,7 +62,7 @@ void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	ab = audit_log_start(audit_context(), gfp, vigil_audit_type);
 	if (!ab) {
 		vigil_stat_inc(VIGIL_STAT_LOST);
-		return;
+		return false;
 	}
 	vigil_access_format(vigil_op_class(acc->op), acc->access, access,
 			    sizeof(access));
@@ -77,4 +79,5 @@ void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		audit_log_format(ab, " mntns=%u", mntns);
 	audit_log_end(ab);
 	vigil_stat_inc(VIGIL_STAT_EMITTED);
+	return true;
 }

@@ -13,9 +13,13 @@
 
 /*
  * @may_sleep: the hook is called where it may sleep with no inode lock
- * held (open, exec, mmap, flock, ioctl, mount, module reading), so a
- * record may wait for audit's backlog. The path_* hooks run under the
- * parent directory's lock, which auditd may need: they never wait.
+ * held (exec, mmap, flock, ioctl, mount, module reading), so a record may
+ * wait for audit's backlog. The path_* hooks run under the parent
+ * directory's lock, which auditd may need: they never wait. Nor does
+ * file_open: it may run under the directory's lock (atomic_open on 9p,
+ * NFS, FUSE), with mnt_want_write() held (O_TRUNC) or under io_uring's
+ * locks; a record it could not hand over is kept in the table (pinned)
+ * for vigil snapshot.
  */
 static void path_event(enum vigil_op op, u64 access, const struct path *path,
 		       bool may_sleep)
@@ -76,7 +80,7 @@ static int vigil_file_open(struct file *file)
 	if (file->f_flags & O_CREAT)
 		access |= VIGIL_FILE_C;
 	if (access)
-		path_event(VIGIL_OP_OPEN, access, &file->f_path, true);
+		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/security.h>
@@ -215,6 +216,34 @@ static int policy_errors_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(policy_errors);
 
+/*
+ * Per unprivileged uid: its tuples, their bytes, first sightings held back
+ * (over its record rate) and dropped (its share all pinned).
+ */
+static void share_show(struct seq_file *m, const char *who,
+		       const struct vigil_uid_share *us)
+{
+	seq_printf(m, "uid.%s.tuples %u\n", who, us->nr);
+	seq_printf(m, "uid.%s.bytes %zu\n", who, us->bytes);
+	seq_printf(m, "uid.%s.held %llu\n", who, us->held);
+	seq_printf(m, "uid.%s.dropped %llu\n", who, us->dropped);
+}
+
+static void stats_shares(struct seq_file *m)
+{
+	struct vigil_uid_share *us;
+	char who[16];
+	int bkt;
+
+	lockdep_assert_held(&vigil_table.lock);
+	hash_for_each(vigil_table.uids, bkt, us, node) {
+		scnprintf(who, sizeof(who), "%u",
+			  from_kuid(&init_user_ns, us->uid));
+		share_show(m, who, us);
+	}
+	share_show(m, "other", vigil_table.other);
+}
+
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct vigil_loaded_policy *lp;
@@ -239,6 +268,8 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "table.evictions %lld\n",
 		   atomic64_read(&vigil_table.evictions));
 	seq_printf(m, "records.seq %llu\n", vigil_table.seq);
+	seq_printf(m, "table.full %llu\n", vigil_table.full);
+	stats_shares(m);
 	spin_unlock(&vigil_table.lock);
 	for (s = 0; s < VIGIL_STAT_COUNT; s++)
 		seq_printf(m, "%s %llu\n", vigil_stat_name(s),
@@ -305,7 +336,7 @@ static void learned_stop(struct seq_file *m, void *v)
 
 static int learned_show(struct seq_file *m, void *v)
 {
-	const struct vigil_entry *e;
+	struct vigil_entry *e;
 	char access[64];
 
 	if (v == SEQ_START_TOKEN) {
@@ -313,6 +344,7 @@ static int learned_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	e = list_entry(v, struct vigil_entry, fifo);
+	vigil_table_shown(e);
 	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
 			    sizeof(access));
 	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u %u", e->seq,

@@ -17,6 +17,7 @@ static const char *const stat_names[] = {
 	[VIGIL_STAT_ALLOWED] = "events.allowed",
 	[VIGIL_STAT_NOMEM] = "events.nomem",
 	[VIGIL_STAT_SKIPPED_ATOMIC] = "events.skipped_irq",
+	[VIGIL_STAT_HELD] = "records.held",
 };
 
 static_assert(ARRAY_SIZE(stat_names) == VIGIL_STAT_COUNT);

@@ -6,9 +6,18 @@
  * Insertions, evictions and flushes take the table lock. Memory is bounded
  * by max_bytes; when an insertion would pass it, the oldest tuples are
  * evicted first (they are recorded again if seen again).
+ *
+ * No unprivileged uid can flood it: each holds at most a quarter of the
+ * table (its own oldest tuples go first) and records at most
+ * VIGIL_UID_BURST first sightings at once, VIGIL_UID_RATE a second after
+ * that; the rest are kept in the table without a record. A tuple whose
+ * record was held back or lost is pinned: no eviction takes it before the
+ * learned file has shown it (vigil snapshot), so nothing is lost unseen.
  */
 
+#include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/jiffies.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -32,12 +41,36 @@ static int __init vigil_table_kb_setup(char *str)
 }
 __setup("vigil.table_kb=", vigil_table_kb_setup);
 
+/* How many pinned tuples an eviction steps over before it gives up. */
+#define EVICT_SCAN 64
+
+static struct vigil_uid_share *share_alloc(kuid_t uid, gfp_t gfp)
+{
+	struct vigil_uid_share *us = kzalloc(sizeof(*us), gfp);
+
+	if (!us)
+		return NULL;
+	INIT_LIST_HEAD(&us->fifo);
+	us->uid = uid;
+	us->tokens = VIGIL_UID_BURST;
+	us->stamp = jiffies;
+	return us;
+}
+
 int vigil_table_init(struct vigil_table *t, unsigned int bits,
 		     size_t max_bytes)
 {
-	t->buckets = kvcalloc(1U << bits, sizeof(*t->buckets), GFP_KERNEL);
-	if (!t->buckets)
+	t->other = share_alloc(INVALID_UID, GFP_KERNEL);
+	if (!t->other)
 		return -ENOMEM;
+	t->buckets = kvcalloc(1U << bits, sizeof(*t->buckets), GFP_KERNEL);
+	if (!t->buckets) {
+		kfree(t->other);
+		return -ENOMEM;
+	}
+	hash_init(t->uids);
+	t->nr_uids = 0;
+	t->full = 0;
 	spin_lock_init(&t->lock);
 	t->bits = bits;
 	INIT_LIST_HEAD(&t->fifo);
@@ -68,13 +101,74 @@ void vigil_table_destroy(struct vigil_table *t)
 {
 	struct vigil_entry *e, *tmp;
 
+	struct vigil_uid_share *us;
+	struct hlist_node *n;
+	int bkt;
+
 	list_for_each_entry_safe(e, tmp, &t->fifo, fifo) {
 		hlist_del_rcu(&e->hnode);
 		entry_free(e);
 	}
 	INIT_LIST_HEAD(&t->fifo);
+	hash_for_each_safe(t->uids, bkt, n, us, node)
+		kfree(us);
+	kfree(t->other);
+	t->other = NULL;
 	kvfree(t->buckets);
 	t->buckets = NULL;
+}
+
+/*
+ * The share of @uid, created on its first tuple; NULL for root, whose
+ * tuples and records are not bounded per uid. Past VIGIL_UIDS_MAX uids
+ * (or out of memory) the others share one.
+ */
+static struct vigil_uid_share *share_of(struct vigil_table *t, kuid_t uid)
+{
+	struct vigil_uid_share *us;
+
+	lockdep_assert_held(&t->lock);
+	if (uid_eq(uid, GLOBAL_ROOT_UID))
+		return NULL;
+	hash_for_each_possible(t->uids, us, node, __kuid_val(uid))
+		if (uid_eq(us->uid, uid))
+			return us;
+	if (t->nr_uids >= VIGIL_UIDS_MAX)
+		return t->other;
+	us = share_alloc(uid, GFP_ATOMIC | __GFP_NOWARN);
+	if (!us)
+		return t->other;
+	hash_add(t->uids, &us->node, __kuid_val(uid));
+	t->nr_uids++;
+	return us;
+}
+
+/* May @us record one more first sighting now? Takes a token if so. */
+static bool share_may_record(struct vigil_uid_share *us)
+{
+	unsigned long now = jiffies, add;
+
+	add = (now - us->stamp) * VIGIL_UID_RATE / HZ;
+	if (add) {
+		us->tokens = min_t(unsigned long, VIGIL_UID_BURST,
+				   us->tokens + add);
+		us->stamp = now;
+	}
+	if (!us->tokens)
+		return false;
+	us->tokens--;
+	return true;
+}
+
+static size_t share_max(const struct vigil_table *t)
+{
+	return t->max_bytes / 4;
+}
+
+/* The learned file showed @e: a snapshot has it, it may go. */
+void vigil_table_shown(struct vigil_entry *e)
+{
+	e->pinned = false;
 }
 
 u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
@@ -151,18 +245,57 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 	return verdict;
 }
 
-static void evict_oldest(struct vigil_table *t)
+static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 {
-	struct vigil_entry *e;
-
 	lockdep_assert_held(&t->lock);
-	e = list_first_entry(&t->fifo, struct vigil_entry, fifo);
 	list_del(&e->fifo);
+	if (e->share) {
+		list_del(&e->ufifo);
+		e->share->bytes -= e->size;
+		e->share->nr--;
+	}
 	hlist_del_rcu(&e->hnode);
 	t->bytes -= e->size;
 	t->nr--;
-	atomic64_inc(&t->evictions);
 	entry_free(e);
+}
+
+/*
+ * Evict the oldest tuple that is not pinned, of the whole table or (@us)
+ * of one uid. Return: false when none was found in EVICT_SCAN steps.
+ */
+static bool evict_oldest(struct vigil_table *t, struct vigil_uid_share *us)
+{
+	struct list_head *head = us ? &us->fifo : &t->fifo, *pos;
+	struct vigil_entry *e;
+	int n = 0;
+
+	lockdep_assert_held(&t->lock);
+	list_for_each(pos, head) {
+		e = us ? list_entry(pos, struct vigil_entry, ufifo) :
+			 list_entry(pos, struct vigil_entry, fifo);
+		if (!e->pinned) {
+			atomic64_inc(&t->evictions);
+			entry_unlink(t, e);
+			return true;
+		}
+		if (++n >= EVICT_SCAN)
+			break;
+	}
+	return false;
+}
+
+/* Evict what may go until @size more bytes fit, in @us and in @t. */
+static bool make_room(struct vigil_table *t, struct vigil_uid_share *us,
+		      size_t size)
+{
+	while (us && us->bytes + size > share_max(t))
+		if (!evict_oldest(t, us))
+			return false;
+	while (t->bytes + size > t->max_bytes)
+		if (!evict_oldest(t, NULL))
+			return false;
+	return true;
 }
 
 /**
@@ -177,18 +310,22 @@ static void evict_oldest(struct vigil_table *t)
  * @verdict: what it is; all but VIGIL_VERDICT_ALLOW take the next sequence
  *           number, as they are recorded
  * @ret_seq: its sequence number, 0 for VIGIL_VERDICT_ALLOW
+ * @ret_held: set when @uid is over its record rate: the tuple is kept
+ *            (pinned), and must not be recorded
  *
- * Never sleeps (GFP_ATOMIC). When the table is full the oldest tuples are
- * evicted to make room.
+ * Never sleeps (GFP_ATOMIC). When the table (or @uid's share of it) is
+ * full the oldest tuples that are not pinned are evicted to make room.
  *
  * Return: 0 when inserted, -EEXIST when another CPU inserted it first (its
  * count was bumped instead; its verdict is the caller's, as the key decides
- * it), -ENOMEM.
+ * it), -ENOMEM, -ENOSPC when nothing could be evicted.
  */
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq)
+		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
+		       bool *ret_held)
 {
+	struct vigil_uid_share *us;
 	struct vigil_entry *e, *new;
 	size_t size;
 
@@ -202,6 +339,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->size = size;
 	new->uid = uid;
 	new->mntns = mntns;
+	new->pinned = false;
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
 	new->first = ktime_get_real_seconds();
@@ -219,11 +357,30 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 			return -EEXIST;
 		}
 	}
-	while (t->bytes + size > t->max_bytes && !list_empty(&t->fifo))
-		evict_oldest(t);
+	us = share_of(t, uid);
+	if (!make_room(t, us, size)) {
+		t->full++;
+		if (us)
+			us->dropped++;
+		spin_unlock(&t->lock);
+		kfree(new);
+		return -ENOSPC;
+	}
+	*ret_held = false;
+	if (us && verdict != VIGIL_VERDICT_ALLOW && !share_may_record(us)) {
+		us->held++;
+		new->pinned = true;
+		*ret_held = true;
+	}
 	new->seq = verdict == VIGIL_VERDICT_ALLOW ? 0 : ++t->seq;
 	vigil_subject_get(key->subj);
 	list_add_tail(&new->fifo, &t->fifo);
+	new->share = us;
+	if (us) {
+		list_add_tail(&new->ufifo, &us->fifo);
+		us->bytes += size;
+		us->nr++;
+	}
 	hlist_add_head_rcu(&new->hnode, bucket(t, hash));
 	t->bytes += size;
 	t->nr++;
@@ -232,21 +389,43 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	return 0;
 }
 
-/* Drop the verdicts of observe mode: a new policy decides afresh. */
+/**
+ * vigil_table_pin - keep a tuple whose record audit could not take
+ * @t: the table
+ * @key: the tuple
+ * @hash: vigil_key_hash() of it
+ * @obj: the object string, compared when @key->by_name
+ * @len: its length
+ *
+ * Until the learned file shows it, no eviction takes it. Never sleeps.
+ */
+void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
+		     u32 hash, const char *obj, size_t len)
+{
+	struct vigil_entry *e;
+
+	spin_lock(&t->lock);
+	hlist_for_each_entry(e, bucket(t, hash), hnode) {
+		if (e->hash == hash && key_equal(e, key, obj, len)) {
+			e->pinned = true;
+			break;
+		}
+	}
+	spin_unlock(&t->lock);
+}
+
+/*
+ * Drop the verdicts of observe mode: a new policy decides afresh. Pinned
+ * ones (their record was lost) stay until the learned file shows them.
+ */
 void vigil_table_flush_observed(struct vigil_table *t)
 {
 	struct vigil_entry *e, *tmp;
 
 	spin_lock(&t->lock);
-	list_for_each_entry_safe(e, tmp, &t->fifo, fifo) {
-		if (!e->key.gen)
-			continue;
-		list_del(&e->fifo);
-		hlist_del_rcu(&e->hnode);
-		t->bytes -= e->size;
-		t->nr--;
-		entry_free(e);
-	}
+	list_for_each_entry_safe(e, tmp, &t->fifo, fifo)
+		if (e->key.gen && !e->pinned)
+			entry_unlink(t, e);
 	spin_unlock(&t->lock);
 }
 
@@ -254,7 +433,9 @@ void vigil_table_set_max(struct vigil_table *t, size_t max_bytes)
 {
 	spin_lock(&t->lock);
 	t->max_bytes = max_bytes;
-	while (t->bytes > t->max_bytes && !list_empty(&t->fifo))
-		evict_oldest(t);
+	while (t->bytes > t->max_bytes) {
+		if (!evict_oldest(t, NULL))
+			break;
+	}
 	spin_unlock(&t->lock);
 }

@@ -4,6 +4,7 @@
 #include <kunit/test.h>
 #include <linux/kthread.h>
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/slab.h>
 
 #include "vigil.h"
@@ -38,9 +39,10 @@ static int insert(struct vigil_table *t, const struct vigil_key *key,
 		  const char *obj, enum vigil_verdict v, u64 *seq)
 {
 	u32 hash = vigil_key_hash(key, obj, strlen(obj));
+	bool held;
 
 	return vigil_table_insert(t, key, hash, obj, strlen(obj),
-				  GLOBAL_ROOT_UID, 0, v, seq);
+				  GLOBAL_ROOT_UID, 0, v, seq, &held);
 }
 
 static int hit(struct vigil_table *t, const struct vigil_key *key,
@@ -202,12 +204,102 @@ static void table_concurrent_inserts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, 4LL * 2000);
 }
 
+static int insert_uid(struct vigil_table *t, u64 ino, kuid_t uid, bool *held)
+{
+	struct vigil_key key;
+	char obj[32];
+	u64 seq;
+
+	key_for(&key, ino, VIGIL_FILE_R);
+	snprintf(obj, sizeof(obj), "/u/%llu", ino);
+	return vigil_table_insert(t, &key, vigil_key_hash(&key, obj,
+							  strlen(obj)),
+				  obj, strlen(obj), uid, 0,
+				  VIGIL_VERDICT_LEARN, &seq, held);
+}
+
+static struct vigil_uid_share *share_find(struct vigil_table *t, kuid_t uid)
+{
+	struct vigil_uid_share *us;
+	int bkt;
+
+	hash_for_each(t->uids, bkt, us, node)
+		if (uid_eq(us->uid, uid))
+			return us;
+	return NULL;
+}
+
+/* A uid's flood: held back past its burst, within a quarter of the table. */
+static void table_uid_share(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	kuid_t uid = KUIDT_INIT(1000);
+	struct vigil_uid_share *us;
+	int i, held = 0, refused = 0, rc;
+	struct vigil_key key;
+	bool h;
+	u64 seq;
+
+	key_for(&key, 1, VIGIL_FILE_R);
+	KUNIT_ASSERT_EQ(test, insert(t, &key, "/root", VIGIL_VERDICT_LEARN,
+				     &seq), 0);
+	for (i = 0; i < VIGIL_UID_BURST + 2000; i++) {
+		rc = insert_uid(t, 100 + i, uid, &h);
+		if (rc == -ENOSPC)
+			refused++;
+		else if (!rc && h)
+			held++;
+	}
+	us = share_find(t, uid);
+	KUNIT_ASSERT_NOT_NULL(test, us);
+	KUNIT_EXPECT_LE(test, us->bytes, t->max_bytes / 4);
+	/* Its first sightings past the burst were held back (and pinned). */
+	KUNIT_EXPECT_GT(test, held, 0);
+	KUNIT_EXPECT_EQ(test, (u64)held, us->held);
+	/* Once its share was all pinned, the rest was refused, counted. */
+	KUNIT_EXPECT_GT(test, refused, 0);
+	KUNIT_EXPECT_EQ(test, (u64)refused, us->dropped);
+	/* root's tuple was never evicted by it. */
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/root"), VIGIL_VERDICT_LEARN);
+}
+
+/* A pinned tuple outlives evictions until the learned file shows it. */
+static void table_pinned_kept(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_entry *e;
+	struct vigil_key key;
+	char obj[32];
+	u64 seq, i;
+
+	key_for(&key, 1, VIGIL_FILE_R);
+	KUNIT_ASSERT_EQ(test, insert(t, &key, "/lost", VIGIL_VERDICT_LEARN,
+				     &seq), 0);
+	vigil_table_pin(t, &key, vigil_key_hash(&key, "/lost", 5), "/lost", 5);
+	for (i = 0; i < 3000; i++) {
+		key_for(&key, 10 + i, VIGIL_FILE_R);
+		snprintf(obj, sizeof(obj), "/f/%llu", i);
+		KUNIT_ASSERT_EQ(test, insert(t, &key, obj, VIGIL_VERDICT_LEARN,
+					     &seq), 0);
+	}
+	KUNIT_EXPECT_GT(test, atomic64_read(&t->evictions), 0LL);
+	key_for(&key, 1, VIGIL_FILE_R);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/lost"), VIGIL_VERDICT_LEARN);
+	/* Shown: it may go like any other. */
+	list_for_each_entry(e, &t->fifo, fifo)
+		vigil_table_shown(e);
+	vigil_table_set_max(t, 16 * 1024);
+	KUNIT_EXPECT_EQ(test, hit(t, &key, "/lost"), -ENOENT);
+}
+
 static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_insert_then_repeat),
 	KUNIT_CASE(table_distinct_keys),
 	KUNIT_CASE(table_allowed_not_numbered),
 	KUNIT_CASE(table_eviction_bounds_memory),
 	KUNIT_CASE(table_concurrent_inserts),
+	KUNIT_CASE(table_uid_share),
+	KUNIT_CASE(table_pinned_kept),
 	{}
 };
 

@@ -123,9 +123,35 @@ struct vigil_key {
 	u8 nsx;		/* the task was not in the initial mount namespace */
 };
 
+/*
+ * What one unprivileged uid holds in the table and may still record: its
+ * tuples are at most a quarter of the table (it evicts its own first), and
+ * its records are rate limited (a token bucket); a first sighting over the
+ * rate is kept in the table, not recorded ("held back").
+ */
+struct vigil_uid_share {
+	struct hlist_node node;
+	struct list_head fifo;	/* its tuples, oldest first */
+	kuid_t uid;		/* INVALID_UID: the uids past VIGIL_UIDS_MAX */
+	size_t bytes;
+	unsigned int nr;
+	unsigned int tokens;
+	unsigned long stamp;	/* jiffies of the last refill */
+	u64 held;		/* first sightings not recorded: over its rate */
+	u64 dropped;		/* not even kept: its share was all pinned */
+};
+
+#define VIGIL_UIDS_MAX 1024
+#define VIGIL_UID_HASH_BITS 6
+/* Records one unprivileged uid may emit: a burst, then so many a second. */
+#define VIGIL_UID_BURST 1000
+#define VIGIL_UID_RATE 100
+
 struct vigil_entry {
 	struct hlist_node hnode;
 	struct list_head fifo;
+	struct list_head ufifo;		/* in its uid's share, if it has one */
+	struct vigil_uid_share *share;
 	struct rcu_head rcu;
 	struct vigil_key key;
 	u32 hash;
@@ -137,6 +163,8 @@ struct vigil_entry {
 	time64_t last;
 	kuid_t uid;
 	u32 mntns;	/* 0, or the mount namespace its path was named in */
+	/* Its record was not delivered: kept until the learned file shows it. */
+	bool pinned;
 	u16 objlen;
 	char obj[];
 };
@@ -151,6 +179,10 @@ struct vigil_table {
 	unsigned int nr;
 	u64 seq;		/* last sequence number given out */
 	atomic64_t evictions;
+	u64 full;		/* inserts refused: nothing could be evicted */
+	struct hlist_head uids[1 << VIGIL_UID_HASH_BITS];
+	unsigned int nr_uids;
+	struct vigil_uid_share *other;
 };
 
 extern struct vigil_table vigil_table;
@@ -163,7 +195,11 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 		    u32 hash, const char *obj, size_t len);
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq);
+		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
+		       bool *ret_held);
+void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
+		     u32 hash, const char *obj, size_t len);
+void vigil_table_shown(struct vigil_entry *e);
 void vigil_table_flush_observed(struct vigil_table *t);
 void vigil_table_set_max(struct vigil_table *t, size_t max_bytes);
 
@@ -176,6 +212,7 @@ enum vigil_stat {
 	VIGIL_STAT_ALLOWED,
 	VIGIL_STAT_NOMEM,
 	VIGIL_STAT_SKIPPED_ATOMIC,
+	VIGIL_STAT_HELD,
 	VIGIL_STAT_COUNT,
 };
 
@@ -215,7 +252,7 @@ struct vigil_access {
 	bool may_sleep;
 };
 
-void vigil_record(const struct vigil_subject *subj, const struct cred *cred,
+bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
 		  const char *obj, size_t len, u32 mntns, u64 seq);
 

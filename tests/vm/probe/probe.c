@@ -6,7 +6,7 @@
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
  *                    fdpass FILE DATA | opens DIR N | connects N [FIRST] |
- *                    execs DIR N ARG
+ *                    execs DIR N ARG | mkdirs DIR N [FIRST]
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -32,6 +32,7 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -327,6 +328,20 @@ static int do_execs(const char *dir, long n, const char *arg)
 	return 0;
 }
 
+/* mkdir then rmdir DIR/dI for I in FIRST..FIRST+N-1: 2N first sightings. */
+static int do_mkdirs(const char *dir, long n, long first)
+{
+	char path[4096];
+	long i;
+
+	for (i = first; i < first + n; i++) {
+		snprintf(path, sizeof(path), "%s/d%ld", dir, i);
+		if (mkdir(path, 0755) || rmdir(path))
+			return fail("mkdir/rmdir");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -351,8 +366,11 @@ int main(int argc, char **argv)
 		return do_fdpass(argv[2], argv[3]);
 	if (!strcmp(verb, "opens") && argc == 4)
 		return do_opens(argv[2], atol(argv[3]));
+	if (!strcmp(verb, "mkdirs") && (argc == 4 || argc == 5))
+		return do_mkdirs(argv[2], atol(argv[3]),
+				 argc == 5 ? atol(argv[4]) : 0);
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST]\n");
 	return 2;
 }

@@ -1,0 +1,57 @@
+# An unprivileged flood of first sightings (mkdir/rmdir of new names, from
+# hooks that never wait for audit) loses none of root's: root's records
+# still reach the log, root's tuples stay in the table. The flooding uid
+# is held to its record rate (the rest is kept in the table, counted as
+# held back per uid in stats) and to a quarter of the table.
+. "$(dirname "$0")/../lib.sh"
+
+d=/tmp/vigil-t/89f
+mkdir -p $d/u $d/r
+chmod 755 /tmp/vigil-t $d
+chown 65534:65534 $d/u
+probe=$VIGIL_PROBE
+rootn=300
+
+vigil_mode learn
+kb0=$(cat $VIGIL_FS/table_kb)
+echo 1024 > $VIGIL_FS/table_kb	# the flood could fill it many times
+held0=$(vigil_stat records.held)
+
+t0=$(date +%s)
+setpriv --reuid=65534 --regid=65534 --clear-groups "$probe" mkdirs $d/u 20000 &
+flood=$!
+sleep 2
+t_ok "root makes and removes $rootn new folders during nobody's flood" \
+	"$probe" mkdirs $d/r $rootn
+wait $flood
+t_is "nobody's flood of 20000 new folders ends well" "$?" 0
+t1=$(date +%s)
+vigil_settle
+
+t_diag "records.lost $(vigil_stat records.lost), audit lost $(auditctl -s | awk '$1 == "lost" { print $2 }')"
+t_is "every one of root's mkdirs was recorded" \
+	"$(vigil_count "op=mkdir access=c uid=0 .* path=\"$d/r/d[0-9]+\"")" $rootn
+t_is "and every rmdir" \
+	"$(vigil_count "op=rmdir access=d uid=0 .* path=\"$d/r/d[0-9]+\"")" $rootn
+t_is "root's tuples are all still in the table" \
+	"$(grep -Eac " (mkdir c|rmdir d) .* $d/r/d[0-9]+\$" $VIGIL_FS/learned)" $((2 * rootn))
+held=$(vigil_stat uid.65534.held)
+dropped=$(vigil_stat uid.65534.dropped)
+t_ok "nobody's first sightings past its rate were held back ($held)" \
+	test "${held:-0}" -gt 100
+t_ok "and once its share was all held back, the rest dropped ($dropped)" \
+	test "$((held + dropped))" -gt 30000
+t_is "records.held counts them" "$(( $(vigil_stat records.held) - held0 ))" "$held"
+t_ok "nobody's tuples are at most a quarter of the table ($(vigil_stat uid.65534.bytes) bytes)" \
+	test "$(vigil_stat uid.65534.bytes)" -le $((1024 * 1024 / 4))
+t_is "every numbered first sighting was emitted, lost or held back" \
+	"$(( $(vigil_stat records.emitted) + $(vigil_stat records.lost) + $(vigil_stat records.held) ))" \
+	"$(vigil_stat records.seq)"
+allowed=$((1000 + 100 * (t1 - t0 + 2)))
+t_ok "nobody's records in the log are within its burst and rate ($(vigil_count "uid=65534 .* path=\"$d/u/") <= $allowed)" \
+	test "$(vigil_count "uid=65534 .* path=\"$d/u/")" -le $allowed
+shown=$(grep -Eac " (mkdir c|rmdir d) .* 65534 0 [^ ]+ $d/u/d[0-9]+\$" $VIGIL_FS/learned)
+t_ok "the held-back tuples are in the table for a snapshot ($shown)" test "$shown" -gt 0
+echo "$kb0" > $VIGIL_FS/table_kb
+t_is "no kernel warning, bug or sanitizer report" "$(kernel_reports)" 0
+t_done
