@@ -4,6 +4,7 @@
 #include <linux/binfmts.h>
 #include <linux/fs.h>
 #include <linux/kernel_read_file.h>
+#include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -32,7 +33,7 @@ static void path_event(enum vigil_op op, u64 access, const struct path *path,
 		.may_sleep = may_sleep,
 	};
 
-	vigil_observe(current_cred(), &acc);
+	vigil_observe(current_real_cred(), &acc);
 }
 
 /*
@@ -51,7 +52,7 @@ static void dentry_event(enum vigil_op op, u64 access, const struct path *dir,
 		.ad.type = LSM_AUDIT_DATA_NONE,
 	};
 
-	vigil_observe(current_cred(), &acc);
+	vigil_observe(current_real_cred(), &acc);
 }
 
 /* Pipes, sockets and anonymous inodes have no name worth learning. */
@@ -98,6 +99,18 @@ static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
 	    !file_is_internal(file))
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
+	return 0;
+}
+
+/* mprotect() making a file mapping executable: as mmap with PROT_EXEC. */
+static int vigil_file_mprotect(struct vm_area_struct *vma,
+			       unsigned long reqprot, unsigned long prot)
+{
+	struct file *file = vma->vm_file;
+
+	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
+	    !(vma->vm_flags & VM_EXEC) && !file_is_internal(file))
+		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, false);
 	return 0;
 }
 
@@ -156,12 +169,17 @@ static int vigil_path_symlink(const struct path *dir, struct dentry *dentry,
 	return 0;
 }
 
+/* Both names: the new one, and the file linked (same mount as new_dir). */
 static int vigil_path_link(struct dentry *old_dentry,
 			   const struct path *new_dir,
 			   struct dentry *new_dentry)
 {
-	if (vigil_should_observe())
-		dentry_event(VIGIL_OP_LINK, VIGIL_FILE_L, new_dir, new_dentry);
+	struct path old = { .mnt = new_dir->mnt, .dentry = old_dentry };
+
+	if (!vigil_should_observe())
+		return 0;
+	dentry_event(VIGIL_OP_LINK, VIGIL_FILE_L, new_dir, new_dentry);
+	path_event(VIGIL_OP_LINK, VIGIL_FILE_L, &old, false);
 	return 0;
 }
 
@@ -206,6 +224,15 @@ static int vigil_sb_mount(const char *dev_name, const struct path *path,
 	return 0;
 }
 
+/* The new mount API: move_mount(2) attaches a mount at to_path. */
+static int vigil_move_mount(const struct path *from_path,
+			    const struct path *to_path)
+{
+	if (vigil_should_observe())
+		path_event(VIGIL_OP_MOUNT, VIGIL_MOUNT_MOUNT, to_path, true);
+	return 0;
+}
+
 static int vigil_sb_umount(struct vfsmount *mnt, int flags)
 {
 	struct path path = { .mnt = mnt, .dentry = mnt->mnt_root };
@@ -237,7 +264,7 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 	};
 
 	if (vigil_should_observe() && id == LOADING_MODULE)
-		vigil_observe(current_cred(), &acc);
+		vigil_observe(current_real_cred(), &acc);
 	return 0;
 }
 
@@ -245,6 +272,7 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(file_open, vigil_file_open),
 	LSM_HOOK_INIT(bprm_check_security, vigil_bprm_check_security),
 	LSM_HOOK_INIT(mmap_file, vigil_mmap_file),
+	LSM_HOOK_INIT(file_mprotect, vigil_file_mprotect),
 	LSM_HOOK_INIT(file_lock, vigil_file_lock),
 	LSM_HOOK_INIT(file_ioctl, vigil_file_ioctl),
 	LSM_HOOK_INIT(path_mknod, vigil_path_mknod),
@@ -258,6 +286,7 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(path_chmod, vigil_path_chmod),
 	LSM_HOOK_INIT(path_chown, vigil_path_chown),
 	LSM_HOOK_INIT(sb_mount, vigil_sb_mount),
+	LSM_HOOK_INIT(move_mount, vigil_move_mount),
 	LSM_HOOK_INIT(sb_umount, vigil_sb_umount),
 	LSM_HOOK_INIT(kernel_read_file, vigil_kernel_read_file),
 	LSM_HOOK_INIT(kernel_load_data, vigil_kernel_load_data),

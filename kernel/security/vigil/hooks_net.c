@@ -97,7 +97,8 @@ static int addr_suffix(char *buf, int pos, const struct sockaddr *addr,
 }
 
 static void net_event(enum vigil_op op, u64 access, int family, int type,
-		      const struct sockaddr *addr, int addrlen, int port)
+		      const struct sockaddr *addr, int addrlen, int port,
+		      bool may_sleep)
 {
 	char target[NET_TARGET_MAX], fbuf[16], tbuf[16];
 	struct vigil_access acc = {
@@ -105,8 +106,7 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		.access = access,
 		.target = target,
 		.ad.type = LSM_AUDIT_DATA_NONE,
-		/* every socket hook runs before the socket is locked */
-		.may_sleep = true,
+		.may_sleep = may_sleep,
 	};
 	int pos;
 
@@ -119,7 +119,7 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		pos += scnprintf(target + pos, sizeof(target) - pos, ":%d",
 				 port);
 	acc.target_len = pos;
-	vigil_observe(current_cred(), &acc);
+	vigil_observe(current_real_cred(), &acc);
 }
 
 /* The local port of a bound inet socket, else 0. */
@@ -136,7 +136,7 @@ static int vigil_socket_create(int family, int type, int protocol, int kern)
 {
 	if (vigil_should_observe() && !kern)
 		net_event(VIGIL_OP_SOCKET, VIGIL_NET_SOCKET, family, type,
-			  NULL, 0, 0);
+			  NULL, 0, 0, true);
 	return 0;
 }
 
@@ -145,7 +145,7 @@ static int vigil_socket_bind(struct socket *sock, struct sockaddr *address,
 {
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_BIND, VIGIL_NET_BIND, sock->sk->sk_family,
-			  sock->type, address, addrlen, 0);
+			  sock->type, address, addrlen, 0, true);
 	return 0;
 }
 
@@ -154,7 +154,7 @@ static int vigil_socket_connect(struct socket *sock, struct sockaddr *address,
 {
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
-			  sock->sk->sk_family, sock->type, address, addrlen, 0);
+			  sock->sk->sk_family, sock->type, address, addrlen, 0, true);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static int vigil_socket_listen(struct socket *sock, int backlog)
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_LISTEN, VIGIL_NET_LISTEN,
 			  sock->sk->sk_family, sock->type, NULL, 0,
-			  local_port(sock));
+			  local_port(sock), true);
 	return 0;
 }
 
@@ -172,7 +172,23 @@ static int vigil_socket_accept(struct socket *sock, struct socket *newsock)
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_ACCEPT, VIGIL_NET_ACCEPT,
 			  sock->sk->sk_family, sock->type, NULL, 0,
-			  local_port(sock));
+			  local_port(sock), true);
+	return 0;
+}
+
+/*
+ * A send with an address (sendto, sendmsg on an unconnected socket) is a
+ * connect to that address. It may come from the kernel (kernel_sendmsg)
+ * under its locks: never waits for audit.
+ */
+static int vigil_socket_sendmsg(struct socket *sock, struct msghdr *msg,
+				int size)
+{
+	if (vigil_should_observe() && sock->sk && msg->msg_name &&
+	    msg->msg_namelen > 0)
+		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
+			  sock->sk->sk_family, sock->type, msg->msg_name,
+			  msg->msg_namelen, 0, false);
 	return 0;
 }
 
@@ -182,6 +198,7 @@ static struct security_hook_list net_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_connect, vigil_socket_connect),
 	LSM_HOOK_INIT(socket_listen, vigil_socket_listen),
 	LSM_HOOK_INIT(socket_accept, vigil_socket_accept),
+	LSM_HOOK_INIT(socket_sendmsg, vigil_socket_sendmsg),
 };
 
 void __init vigil_net_hooks_init(void)

@@ -26,7 +26,12 @@ static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
 	if (!acc.target)
 		acc.target = "?";
 	acc.target_len = strlen(acc.target);
-	vigil_observe(cred, &acc);
+	/*
+	 * The task that asks, whichever credentials are checked (an
+	 * overlayfs mounter's, a file opener's): its pid and comm are in the
+	 * record, so its subject and uid must be too.
+	 */
+	vigil_observe(in_task() ? current_real_cred() : cred, &acc);
 	return 0;
 }
 
@@ -79,7 +84,7 @@ static int vigil_ptrace_access_check(struct task_struct *child,
 	acc.access = (mode & PTRACE_MODE_ATTACH) ? VIGIL_PTRACE_ATTACH :
 						   VIGIL_PTRACE_READ;
 	s = target_of(child, &acc);
-	vigil_observe(current_cred(), &acc);
+	vigil_observe(current_real_cred(), &acc);
 	vigil_subject_put(s);
 	return 0;
 }

@@ -6,7 +6,8 @@
  * usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace |
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
  *                    fdpass FILE DATA | opens DIR N | connects N [FIRST] |
- *                    execs DIR N ARG | mkdirs DIR N [FIRST]
+ *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
+ *                    mprotect FILE | sendto PORT | movemount DIR TARGET
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -31,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -328,6 +330,56 @@ static int do_execs(const char *dir, long n, const char *arg)
 	return 0;
 }
 
+/* Map FILE readable, then make the mapping executable with mprotect(). */
+static int do_mprotect(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+	void *p;
+
+	if (fd < 0)
+		return fail("open");
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return fail("mmap");
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC))
+		return fail("mprotect");
+	munmap(p, 4096);
+	return 0;
+}
+
+/* One UDP datagram to 127.0.0.1:PORT from an unconnected socket. */
+static int do_sendto(int port)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return fail("socket");
+	if (sendto(fd, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)) != 1)
+		return fail("sendto");
+	close(fd);
+	return 0;
+}
+
+/* The new mount API: a clone of DIR's tree attached at TARGET. */
+static int do_movemount(const char *dir, const char *target)
+{
+	int fd = syscall(SYS_open_tree, AT_FDCWD, dir, 1 /* OPEN_TREE_CLONE */);
+
+	if (fd < 0)
+		return fail("open_tree");
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, target,
+		    4 /* MOVE_MOUNT_F_EMPTY_PATH */))
+		return fail("move_mount");
+	close(fd);
+	return 0;
+}
+
 /* mkdir then rmdir DIR/dI for I in FIRST..FIRST+N-1: 2N first sightings. */
 static int do_mkdirs(const char *dir, long n, long first)
 {
@@ -366,11 +418,17 @@ int main(int argc, char **argv)
 		return do_fdpass(argv[2], argv[3]);
 	if (!strcmp(verb, "opens") && argc == 4)
 		return do_opens(argv[2], atol(argv[3]));
+	if (!strcmp(verb, "mprotect") && argc == 3)
+		return do_mprotect(argv[2]);
+	if (!strcmp(verb, "sendto") && argc == 3)
+		return do_sendto(atoi(argv[2]));
+	if (!strcmp(verb, "movemount") && argc == 4)
+		return do_movemount(argv[2], argv[3]);
 	if (!strcmp(verb, "mkdirs") && (argc == 4 || argc == 5))
 		return do_mkdirs(argv[2], atol(argv[3]),
 				 argc == 5 ? atol(argv[4]) : 0);
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST]\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | mprotect FILE | sendto PORT | movemount DIR TARGET\n");
 	return 2;
 }
