@@ -44,9 +44,15 @@ t_ok "and once its share was all held back, the rest dropped ($dropped)" \
 t_is "records.held counts them" "$(( $(vigil_stat records.held) - held0 ))" "$held"
 t_ok "nobody's tuples are at most a quarter of the table ($(vigil_stat uid.65534.bytes) bytes)" \
 	test "$(vigil_stat uid.65534.bytes)" -le $((1024 * 1024 / 4))
+# One reading of stats with nothing in flight.
+vigil_mode off
+sleep 0.5
+st=$(cat $VIGIL_FS/stats)
+vigil_mode learn
+sv() { echo "$st" | awk -v k="$1" '$1 == k { print $2 }'; }
 t_is "every numbered first sighting was emitted, lost or held back" \
-	"$(( $(vigil_stat records.emitted) + $(vigil_stat records.lost) + $(vigil_stat records.held) ))" \
-	"$(vigil_stat records.seq)"
+	"$(( $(sv records.emitted) + $(sv records.lost) + $(sv records.held) ))" \
+	"$(sv records.seq)"
 allowed=$((1000 + 100 * (t1 - t0 + 2)))
 t_ok "nobody's records in the log are within its burst and rate ($(vigil_count "uid=65534 .* path=\"$d/u/") <= $allowed)" \
 	test "$(vigil_count "uid=65534 .* path=\"$d/u/")" -le $allowed
