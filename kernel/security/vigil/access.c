@@ -8,34 +8,72 @@
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
-#include <linux/jhash.h>
 #include <linux/limits.h>
+#include <linux/once.h>
+#include <linux/random.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 
 #include "policy.h"
 #include "vigil.h"
 
+static atomic64_t last_inode_id = ATOMIC64_INIT(0);
+static siphash_key_t name_hash_key;
+
 /*
- * A file object's identity without a path walk: its inode on its device,
- * or for a name in a directory (which may not exist yet) the directory's
- * inode and a hash of the name. Hard links with different names differ.
+ * An inode's id: given the first time vigil keys it, never reused (an
+ * inode number is, and btrfs subvolumes share a device). Inodes from
+ * before the LSM blobs existed fall back to their device and number.
+ */
+static u64 inode_id(const struct inode *inode)
+{
+	struct vigil_inode *vi;
+	u64 id, new;
+
+	if (!inode)
+		return 0;
+	if (!inode->i_security)
+		return ((u64)inode->i_sb->s_dev << 32 ^ inode->i_ino) |
+		       1ULL << 63;
+	vi = inode->i_security + vigil_blob_sizes.lbs_inode;
+	id = atomic64_read(&vi->id);
+	if (id)
+		return id;
+	new = atomic64_inc_return(&last_inode_id);
+	id = atomic64_cmpxchg(&vi->id, 0, new);
+	return id ? id : new;
+}
+
+/*
+ * A file object's identity without a path walk: the file (its inode's
+ * id) under its name (its parent's id and the name) on its mount, or for
+ * a name in a directory (which may not exist yet) the directory and the
+ * name. The name is hashed with a key of this boot, and compared: no two
+ * files, and no two names of one file (hard links, renames, bind mounts),
+ * share a tuple, so each name is judged and learned by its own path.
+ * Under rcu_read_lock(): names and dentries are freed after a grace period.
  */
 static void file_key(const struct vigil_access *acc, struct vigil_key *key)
 {
-	const struct dentry *d = acc->path->dentry;
-	const struct inode *inode = d_backing_inode(d);
+	const struct dentry *d = acc->path->dentry, *parent;
 	const unsigned char *name;
 
-	key->obj_a = inode ? inode->i_ino : 0;
-	key->obj_b = (u64)d->d_sb->s_dev << 32;
+	get_random_once(&name_hash_key, sizeof(name_hash_key));
+	key->mnt = acc->path->mnt;
+	key->obj_a = inode_id(d_backing_inode(d));
 	if (acc->child) {
-		/* Names of dentries are freed after an RCU grace period. */
 		name = READ_ONCE(acc->child->d_name.name);
-		key->obj_b |= jhash(name, strlen(name), 0);
-		key->obj_a |= 1ULL << 63;
+	} else {
+		parent = READ_ONCE(d->d_parent);
+		if (parent != d)
+			key->obj_b = inode_id(d_backing_inode(parent));
+		name = READ_ONCE(d->d_name.name);
 	}
+	key->name = name;
+	key->namelen = strlen(name);
+	key->obj_c = siphash(name, key->namelen, &name_hash_key);
 }
 
 /*
@@ -230,7 +268,11 @@ out:
 	 * lives as long as cred, obj is buf or the caller's target.
 	 */
 	if (emit && !vigil_record(subj, cred, verdict, acc, obj, len, mntns,
-				  seq))
+				  seq)) {
+		/* Outside RCU the name may be gone: match without it. */
+		key.name = NULL;
+		key.namelen = 0;
 		vigil_table_pin(&vigil_table, &key, hash, obj, len);
+	}
 	kfree(buf);
 }

@@ -2,23 +2,35 @@
 /* vigil: LSM registration. */
 
 #include <linux/init.h>
+#include <linux/log2.h>
 #include <linux/lsm_hooks.h>
+#include <linux/minmax.h>
 
 #include "vigil.h"
 
-#define TABLE_HASH_BITS 12
+/*
+ * Hash buckets for the table: one per 256 bytes of vigil.table_kb (a tuple
+ * takes about 150 plus its path), 2^10..2^20. Sized at boot: a later
+ * table_kb write bounds memory, not buckets.
+ */
+static unsigned int table_hash_bits(void)
+{
+	return clamp_t(unsigned int, ilog2(vigil_table_kb * 1024 / 256), 10,
+		       20);
+}
 
 bool vigil_enabled __ro_after_init;
 
 struct lsm_blob_sizes vigil_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct vigil_cred),
+	.lbs_inode = sizeof(struct vigil_inode),
 };
 
 static int __init vigil_init(void)
 {
 	int rc;
 
-	rc = vigil_table_init(&vigil_table, TABLE_HASH_BITS,
+	rc = vigil_table_init(&vigil_table, table_hash_bits(),
 			      vigil_table_kb * 1024);
 	if (rc)
 		return rc;

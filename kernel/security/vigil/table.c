@@ -173,7 +173,7 @@ void vigil_table_shown(struct vigil_entry *e)
 
 u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 {
-	u32 words[9];
+	u32 words[13];
 
 	words[0] = (u32)(unsigned long)key->subj;
 	words[1] = (u32)((unsigned long)key->subj >> 16 >> 16);
@@ -184,6 +184,10 @@ u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 	words[6] = (u32)key->access ^ (u32)(key->access >> 32);
 	words[7] = key->gen;
 	words[8] = key->op | key->by_name << 16 | key->nsx << 24;
+	words[9] = (u32)key->obj_c;
+	words[10] = (u32)(key->obj_c >> 32);
+	words[11] = (u32)(unsigned long)key->mnt;
+	words[12] = (u32)((unsigned long)key->mnt >> 16 >> 16);
 	return jhash2(words, ARRAY_SIZE(words), key->by_name ?
 		      jhash(obj, len, 0) : 0);
 }
@@ -194,13 +198,31 @@ static bool key_equal(const struct vigil_entry *e, const struct vigil_key *key,
 	const struct vigil_key *k = &e->key;
 
 	if (k->subj != key->subj || k->obj_a != key->obj_a ||
-	    k->obj_b != key->obj_b || k->access != key->access ||
+	    k->obj_b != key->obj_b || k->obj_c != key->obj_c ||
+	    k->mnt != key->mnt || k->access != key->access ||
 	    k->gen != key->gen || k->op != key->op ||
 	    k->by_name != key->by_name || k->nsx != key->nsx)
 		return false;
-	if (!key->by_name)
-		return true;
-	return e->objlen == len && !memcmp(e->obj, obj, len);
+	if (key->by_name)
+		return e->objlen == len && !memcmp(e->obj, obj, len);
+	/* A name: the hash is not its identity, the bytes are. */
+	if (key->namelen && e->namelen)
+		return e->namelen == key->namelen &&
+		       !memcmp(e->obj + e->objlen - e->namelen, key->name,
+			       key->namelen);
+	return true;
+}
+
+/* The length of @key's name when @obj ends with it as a component, or 0. */
+static u16 name_tail(const struct vigil_key *key, const char *obj, size_t len)
+{
+	size_t n = key->namelen;
+
+	if (key->by_name || !n || n > len || memcmp(obj + len - n, key->name, n))
+		return 0;
+	if (n < len && obj[len - n - 1] != '/')
+		return 0;
+	return n;
 }
 
 static struct hlist_head *bucket(const struct vigil_table *t, u32 hash)
@@ -335,6 +357,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	if (!new)
 		return -ENOMEM;
 	new->key = *key;
+	new->key.name = NULL;
 	new->hash = hash;
 	new->size = size;
 	new->uid = uid;
@@ -345,6 +368,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->first = ktime_get_real_seconds();
 	new->last = new->first;
 	new->objlen = len;
+	new->namelen = name_tail(key, obj, len);
 	memcpy(new->obj, obj, len);
 	new->obj[len] = '\0';
 

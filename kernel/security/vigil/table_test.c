@@ -292,6 +292,32 @@ static void table_pinned_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit(t, &key, "/lost"), -ENOENT);
 }
 
+/* Names of one directory are compared, not only hashed. */
+static void table_names_compared(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_key a, b;
+	u64 seq;
+
+	key_for(&a, 5, VIGIL_FILE_C);
+	a.op = VIGIL_OP_MKDIR;
+	a.obj_c = 0x1234;	/* the same hash for both names */
+	b = a;
+	a.name = (const unsigned char *)"x";
+	a.namelen = 1;
+	b.name = (const unsigned char *)"y";
+	b.namelen = 1;
+	KUNIT_EXPECT_EQ(test, insert(t, &a, "/d/x", VIGIL_VERDICT_LEARN,
+				     &seq), 0);
+	KUNIT_EXPECT_EQ(test, hit(t, &a, "/d/x"), VIGIL_VERDICT_LEARN);
+	KUNIT_EXPECT_EQ(test, hit(t, &b, "/d/y"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, insert(t, &b, "/d/y", VIGIL_VERDICT_LEARN,
+				     &seq), 0);
+	KUNIT_EXPECT_EQ(test, t->nr, 2U);
+	/* Each name has its own tuple. */
+	KUNIT_EXPECT_EQ(test, hit(t, &b, "/d/y"), VIGIL_VERDICT_LEARN);
+}
+
 static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_insert_then_repeat),
 	KUNIT_CASE(table_distinct_keys),
@@ -300,6 +326,7 @@ static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_concurrent_inserts),
 	KUNIT_CASE(table_uid_share),
 	KUNIT_CASE(table_pinned_kept),
+	KUNIT_CASE(table_names_compared),
 	{}
 };
 

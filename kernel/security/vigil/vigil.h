@@ -70,6 +70,11 @@ struct vigil_cred {
 	struct vigil_subject *subject;
 };
 
+/* An inode's identity: never reused, given when vigil first keys it. */
+struct vigil_inode {
+	atomic64_t id;
+};
+
 static inline struct vigil_cred *vigil_cred(const struct cred *cred)
 {
 	return cred->security + vigil_blob_sizes.lbs_cred;
@@ -114,8 +119,19 @@ u32 vigil_policy_gen(void);
 /* table.c: the bounded aggregation table of distinct tuples. */
 struct vigil_key {
 	struct vigil_subject *subj;	/* a reference, in the table */
-	u64 obj_a;	/* object identity (inode or string hash) */
+	/*
+	 * A file: its inode's id, its parent directory's id, the mount and
+	 * a keyed hash of its name; a name in a directory: the directory's
+	 * id, 0, the mount and the name's hash. Other objects: 0, compared
+	 * by their string (by_name).
+	 */
+	u64 obj_a;
 	u64 obj_b;
+	u64 obj_c;
+	const void *mnt;
+	/* The name, compared with the end of the object; never stored. */
+	const unsigned char *name;
+	u32 namelen;
 	u64 access;
 	u32 gen;	/* policy generation in observe mode, else 0 */
 	u16 op;
@@ -163,6 +179,7 @@ struct vigil_entry {
 	time64_t last;
 	kuid_t uid;
 	u32 mntns;	/* 0, or the mount namespace its path was named in */
+	u16 namelen;	/* the key's name ends obj (0: not comparable) */
 	/* Its record was not delivered: kept until the learned file shows it. */
 	bool pinned;
 	u16 objlen;

@@ -28,7 +28,11 @@ t_ok "no subject was left behind by them ($before before, $after after)" \
 	test "$after" -le "$((before + 20))"
 t_is "and none of them was folded into ?" "$(vigil_stat subjects.folded)" "$folded0"
 
-# 2. Real execs whose subjects stay alive (their tuples name them).
+# 2. Real execs whose subjects stay alive (their tuples name them). The
+# failed execs' tuples (one per name) may fill nobody's share of the table
+# with tuples whose record was held back: a read of the table (as vigil
+# snapshot does) lets them go.
+cat $VIGIL_FS/learned > /dev/null
 # A program that only exits: the cheapest exec there is.
 printf 'void _start(void) { __asm__ volatile("mov $60, %%eax; xor %%edi, %%edi; syscall"); }\n' > $d/exit.c
 t_ok "a static program that only exits builds" \
