@@ -275,6 +275,8 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(file_mprotect, vigil_file_mprotect),
 	LSM_HOOK_INIT(file_lock, vigil_file_lock),
 	LSM_HOOK_INIT(file_ioctl, vigil_file_ioctl),
+	/* 32-bit ioctls on a 64-bit kernel (backported to 6.1.y from 6.8) */
+	LSM_HOOK_INIT(file_ioctl_compat, vigil_file_ioctl),
 	LSM_HOOK_INIT(path_mknod, vigil_path_mknod),
 	LSM_HOOK_INIT(path_mkdir, vigil_path_mkdir),
 	LSM_HOOK_INIT(path_rmdir, vigil_path_rmdir),
