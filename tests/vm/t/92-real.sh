@@ -144,7 +144,7 @@ t_is "the service works while learning" "$out_svc" "3 names: ALPHA BETA GAMMA "
 t_is "its state was rewritten 4 times" "$(cat $state/runs)" 4
 t_is "the Python program works while learning" "$out_py" "echo: PAYLOAD"
 vigil_settle
-t_ok "vigil ingest" "$vigil" ingest $AUDIT_LOG
+t_ok "vigil ingest" "$vigil" ingest
 t_is "lighttpd's O_CREAT|O_APPEND log open is recorded with c" \
 	"$(vigil_count "op=open access=ac .*exe=\"$httpd\" path=\"$w/log/access.log\"")" 1
 
@@ -183,7 +183,7 @@ t_is "the service under observation: same output" "$(svc_work)" "$out_svc"
 t_is "the Python program under observation: same output" "$(py_work)" "$out_py"
 vigil_settle
 t_is "the trial: 0 would-be denials for the normal runs" "$(($(vigil_count 'verdict=would-deny') - wd0))" 0
-t_ok "vigil ingest the normal runs" "$vigil" ingest $AUDIT_LOG
+t_ok "vigil ingest the normal runs" "$vigil" ingest
 rc=0; "$vigil" trial --report $w/aatrial > $w/trial1.out 2>&1 || rc=$?
 t_is "vigil trial --report: nothing for the normal runs, in either mode (exit 0)" \
 	"$rc $(tail -n 1 $w/trial1.out)" "0 0 AppArmor, 0 vigil would-be denials since the trial started (run vigil ingest first)"
@@ -199,7 +199,7 @@ t_is "... the service's (its cat)" \
 	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$w/bin/cat\" path=\"/etc/shadow\"")" 1
 t_is "... the Python program's" \
 	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$py\" path=\"/etc/shadow\"")" 1
-t_ok "vigil ingest the variants" "$vigil" ingest $AUDIT_LOG
+t_ok "vigil ingest the variants" "$vigil" ingest
 rc=0; "$vigil" trial --stop $w/aatrial > $w/trial2.out 2>&1 || rc=$?
 t_is "vigil trial --stop: the variants' reads, in both modes (exit 1)" \
 	"$rc $(grep -c 'open /etc/shadow (r)$' $w/trial2.out) $(grep -c 'open r /etc/shadow (1)$' $w/trial2.out)" "1 3 3"
@@ -207,7 +207,7 @@ t_diag "$(cat $w/trial2.out)"
 t_is "... and unloads the profiles" "$(grep -c ' (complain)$' /sys/kernel/security/apparmor/profiles)" 0
 vigil_mode learn
 echo '# nothing' | dd of=$VIGIL_FS/policy status=none
-t_ok "vigil ingest the trial" "$vigil" ingest $AUDIT_LOG
+t_ok "vigil ingest the trial" "$vigil" ingest
 t_ok "generate again after the trial" "$vigil" generate "${subjects[@]}" -o $w/cand2.policy
 t_is "the regenerated candidate has the same rules (no /etc/shadow)" \
 	"$(grep -v '^[[:space:]]*#' $w/cand2.policy | md5sum)" "$(grep -v '^[[:space:]]*#' $w/cand.policy | md5sum)"
