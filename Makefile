@@ -2,7 +2,7 @@
 BUILD ?= build
 
 .PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench fuzz clean help \
-	install uninstall deb deb-analyzer deb-kernel
+	install uninstall deb deb-analyzer deb-kernel check-deb
 
 all: kernel analyzer
 
@@ -20,6 +20,7 @@ help:
 	@echo "make uninstall  remove what make install installed (same PREFIX, DESTDIR)"
 	@echo "make deb     Debian packages into $(BUILD)/deb: the analyzer (dpkg-buildpackage,"
 	@echo "             lintian) and the vigil test kernel (bindeb-pkg)"
+	@echo "make check-deb  make deb, then boot the packaged kernel with the packaged analyzer"
 
 deps:
 	@scripts/install-deps
@@ -94,6 +95,10 @@ deb-analyzer: deps
 
 deb-kernel: deps
 	@kernel/build.sh --deb $(abspath $(BUILD))
+
+# Boot the packaged kernel image with the packaged analyzer: the loop.
+check-deb: deb
+	@tests/deb/run $(abspath $(BUILD))/deb
 
 clean:
 	rm -rf $(BUILD)
