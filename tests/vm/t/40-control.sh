@@ -60,7 +60,8 @@ t_fails "table_kb refuses garbage" sh -c "echo 12x > $VIGIL_FS/table_kb"
 old_kb=$(cat $VIGIL_FS/table_kb)
 # Fill the table past 64 KiB first, so that shrinking has work to do.
 vigil_mode learn
-"$VIGIL_PROBE" opens /tmp/vigil-t/40-fill 1500 > /dev/null
+mkdir -p /tmp/vigil-t/40-fill
+t_ok "1500 files created and read to fill the table" "$VIGIL_PROBE" opens /tmp/vigil-t/40-fill 1500
 t_ok "the table holds more than 64 KiB before shrinking ($(vigil_stat table.bytes) bytes)" \
 	test "$(vigil_stat table.bytes)" -gt 65536
 ev=$(vigil_stat table.evictions)
