@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "vigil.h"
 #include "rules.h"
 #include "policy.h"
@@ -155,6 +157,62 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
 	return rc;
 }
 
+/*
+ * Add to *subjects the executables they ran (exec records, learned), and
+ * those these ran, once each; the names added are malloc'd (*owned: how
+ * many, at the end). 0, -EIO, -ENOMEM.
+ */
+static int add_children(struct vigil_store *store, char ***subjects,
+			size_t *n, size_t *owned)
+{
+	static const char sql[] =
+		"SELECT DISTINCT object FROM records WHERE exe = ?1 AND "
+		"op = 'exec' AND verdict = 'learned' AND object IS NOT NULL "
+		"AND object IN (SELECT exe FROM records WHERE exe IS NOT NULL) "
+		"ORDER BY object";
+	sqlite3_stmt *st = NULL;
+	size_t i, j, cap = *n;
+	char **v = *subjects;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(vigil_store_sqlite(store), sql, -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	for (i = 0; !rc && i < *n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, v[i], -1, SQLITE_TRANSIENT);
+		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+			const char *c = (const char *)sqlite3_column_text(st, 0);
+
+			for (j = 0; j < *n && strcmp(v[j], c); j++)
+				;
+			if (j < *n)
+				continue;
+			if (*n == cap) {
+				char **nv = realloc(v, (cap * 2 + 4) *
+						    sizeof(*v));
+
+				if (!nv) {
+					rc = -ENOMEM;
+					break;
+				}
+				v = nv;
+				cap = cap * 2 + 4;
+			}
+			v[*n] = strdup(c);
+			if (!v[*n]) {
+				rc = -ENOMEM;
+				break;
+			}
+			(*n)++;
+			(*owned)++;
+		}
+	}
+	sqlite3_finalize(st);
+	*subjects = v;
+	return rc;
+}
+
 int do_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -169,6 +227,7 @@ int do_generate(int argc, char **argv)
 		{ "broad", no_argument, NULL, 'B' },
 		{ "sensitive", required_argument, NULL, 'E' },
 		{ "root", required_argument, NULL, 'R' },
+		{ "children", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -176,7 +235,7 @@ int do_generate(int argc, char **argv)
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
 		"         [--since TIME] [--until TIME] [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
-		"         [--mntns ID|all]\n"
+		"         [--mntns ID|all] [--children]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
 		"  heuristics unless --strict; -o writes FILE atomically.\n"
@@ -189,18 +248,21 @@ int do_generate(int argc, char **argv)
 		"  --broad, more existing objects than its bound; --root: the\n"
 		"  file system to look at (default /). Only the initial mount\n"
 		"  namespace's observations unless --mntns names another (its\n"
-		"  mntns= id) or all. See docs/generate.md.";
+		"  mntns= id) or all. --children: also the executables the\n"
+		"  named subjects ran, transitively (their blocks hold all\n"
+		"  they did). See docs/generate.md.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	const char *out = NULL, *db;
 	char **subjects = NULL, *text = NULL, *made_from = NULL;
-	size_t nsubjects = 0, len = 0, i;
+	size_t nsubjects = 0, len = 0, i, owned = 0;
 	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
 	char err[512] = "";
 	long long ms;
 	uint64_t v;
+	bool children = false;
 	int c, rc, ret = EXIT_USAGE;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -256,6 +318,9 @@ int do_generate(int argc, char **argv)
 		case 'R':
 			ro.root = optarg;
 			break;
+		case 'C':
+			children = true;
+			break;
 		case 'h':
 			printf("usage: %s %s\n", progname, usage);
 			ret = EXIT_OK;
@@ -280,6 +345,14 @@ int do_generate(int argc, char **argv)
 		}
 		if (!rc) {
 			p_err("subject '%s' was never observed", subjects[i]);
+			goto out;
+		}
+	}
+	if (children && nsubjects) {
+		rc = add_children(store, &subjects, &nsubjects, &owned);
+		if (rc) {
+			p_err("%s: %s", db, rc == -EIO ?
+			      vigil_store_errmsg(store) : strerror(-rc));
 			goto out;
 		}
 	}
@@ -359,6 +432,8 @@ int do_generate(int argc, char **argv)
 		       nsubjects ? " for these subjects" : "");
 	ret = EXIT_OK;
 out:
+	for (i = nsubjects - owned; i < nsubjects; i++)
+		free(subjects[i]);
 	vigil_policy_free(pol);
 	free(made_from);
 	free(text);

@@ -604,6 +604,14 @@ c_generate() {
 	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/sbin/nginx \
 		--subject /usr/bin/cat
 	[ "$(grep -c '^subject ' "$cw/o")" = 2 ]
+	# --children: the subjects bash ran (cat, demo), not true (never a
+	# subject itself)
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot" \
+		--subject /usr/bin/bash --children
+	[ "$(grep '^subject ' "$cw/o" | tr '\n' ' ')" = "subject /usr/bin/bash { subject /usr/bin/cat { subject /usr/bin/demo { " ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot" \
+		--subject /usr/bin/bash
+	[ "$(grep -c '^subject ' "$cw/o")" = 1 ]
 	expect_rc 2 "$VIGIL" --db "$db" generate --subject /no/such
 	grep -q "subject '/no/such' was never observed" "$cw/e"
 	expect_rc 2 "$VIGIL" --db "$db" generate -o "$cw/no/dir/x.policy"

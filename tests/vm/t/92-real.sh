@@ -149,9 +149,10 @@ t_is "lighttpd's O_CREAT|O_APPEND log open is recorded with c" \
 	"$(vigil_count "op=open access=ac .*exe=\"$httpd\" path=\"$w/log/access.log\"")" 1
 
 # ---- 2. generate ------------------------------------------------------------
-subjects=(--subject $httpd --subject $svc --subject $py --subject $getent)
-for c in cat mktemp mv sort uniq wc tr; do subjects+=(--subject $w/bin/$c); done
+# --children: the service's 7 children get their blocks
+subjects=(--subject $httpd --subject $svc --subject $py --subject $getent --children)
 t_ok "vigil generate" "$vigil" generate "${subjects[@]}" -o $w/cand.policy
+t_is "with the service's 7 children" "$(grep -c "^subject $w/bin/" $w/cand.policy)" 7
 t_ok "the candidate loads (vigil load -n)" "$vigil" load -n $w/cand.policy
 # block SUBJECT: the rule lines of its block; figures for the issue note
 block() { sed -n "\|^subject $1 {|,/^}/p" $w/cand.policy | grep -v '^subject\|^}' ; }
