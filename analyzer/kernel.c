@@ -13,9 +13,7 @@
 #include <unistd.h>
 
 #include "vigil.h"
-#ifdef VIGIL_HAVE_POLICY
 #include "policy.h"
-#endif
 
 #define POLICY_MAX (1024 * 1024) /* bytes; the kernel caps writes too */
 #define LEARNED_MAX (512 * 1024 * 1024)
@@ -210,7 +208,6 @@ int do_load(int argc, char **argv)
 				     strerror(-rc));
 		return EXIT_USAGE;
 	}
-#ifdef VIGIL_HAVE_POLICY
 	{
 		struct vigil_policy_error perr = { 0 };
 		struct vigil_policy *pol = NULL;
@@ -236,13 +233,6 @@ int do_load(int argc, char **argv)
 		}
 		vigil_policy_free(pol);
 	}
-#else
-	p_warn("built without the policy parser: %s not checked", file);
-	if (dump) {
-		p_err("--dump needs the policy parser");
-		goto out;
-	}
-#endif
 	if (check_only) {
 		ret = EXIT_OK;
 		goto out;
