@@ -26,6 +26,7 @@ restart_auditd() {
 	for _ in $(seq 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
 	kill -KILL "$pid" 2> /dev/null
 	rm -f /run/auditd.pid
+	[ -z "${FRESH_LOG:-}" ] || rm -f /var/log/audit/audit.log*
 	auditd "$@"
 	for _ in $(seq 50); do [ -s /run/auditd.pid ] && break; sleep 0.1; done
 }
@@ -44,9 +45,11 @@ auditctl -b 8192 > /dev/null
 # 5x fewer records for auditd to write under TCG.
 auditctl -a task,never > /dev/null
 vigil_settle
-e0=$(vigil_stat records.emitted)
-l0=$(vigil_stat records.lost)
-s0=$(vigil_stat records.seq)
+# Counters from one reading of stats each time, so that they agree:
+# every numbered sighting (seq) was emitted, lost or held back.
+st=$(cat $VIGIL_FS/stats)
+sv() { echo "$st" | awk -v k="$1" '$1 == k { print $2 }'; }
+e0=$(sv records.emitted) l0=$(sv records.lost) h0=$(sv records.held) s0=$(sv records.seq)
 a0=$(audit_lost)
 # The ingest follows auditd's rotations while the accesses run; once told
 # to stop it runs a last time. Each run's exit status is kept.
@@ -67,16 +70,20 @@ t_ok "$n distinct accesses (UDP connects to distinct addresses)" "$probe" connec
 t1=$(date +%s%N)
 vigil_settle
 # Every record up to here is in the log before the last background run.
-s_stop=$(vigil_stat records.seq)
+st=$(cat $VIGIL_FS/stats)
+s_stop=$(sv records.seq) l_stop=$(sv records.lost) h_stop=$(sv records.held)
 touch $d/stop
 wait $ingester
+vigil_settle
 runs=$(wc -l < $d/ingest.rcs)
 t_ok "the background ingest ran during the accesses ($runs runs)" test "$runs" -ge 2
 t_is "every background ingest exited 0" "$(sort -u $d/ingest.rcs | paste -sd,)" 0
 # The counters now; the final ingest's own first sightings come after.
-emitted=$(( $(vigil_stat records.emitted) - e0 ))
-lost=$(( $(vigil_stat records.lost) - l0 ))
-s1=$(vigil_stat records.seq)
+st=$(cat $VIGIL_FS/stats)
+emitted=$(( $(sv records.emitted) - e0 ))
+lost=$(( $(sv records.lost) - l0 ))
+held=$(( $(sv records.held) - h0 ))
+s1=$(sv records.seq)
 alost=$(( $(audit_lost) - a0 ))
 # What the background runs alone stored: every record written before
 # their last run, across the rotations (the last run's own accesses come
@@ -90,17 +97,24 @@ else
 	echo "ok $_t_n - $_t_file: auditd rotated its log while the ingest ran # SKIP $n accesses fill less than one 32 MB log"
 fi
 t_is "the background ingests followed every rotation (records up to seq $s_stop)" \
-	"$bg_rows" "$((s_stop - s0))"
+	"$bg_rows" "$((s_stop - s0 - (l_stop - l0) - (h_stop - h0)))"
 t_ok "final vigil ingest" "$vigil" ingest
 t_diag "$n accesses in $(( (t1 - t0) / 1000000 )) ms; emitted $emitted; table evictions $(vigil_stat table.evictions); audit logs $(ls /var/log/audit | wc -l)"
-t_is "vigil lost nothing" "$lost" 0
-t_is "audit lost nothing" "$alost" 0
+# The probe's connects wait for audit when the backlog is full: none may be
+# lost. Hooks that never wait (file_open, under a full backlog; issue 14)
+# may lose a record of another program's; each is counted by vigil and
+# by audit, and stays in the table for a snapshot.
+t_diag "vigil lost $lost, held $held, audit lost $alost in the window"
+probe_rows=$(sqlite3 $VIGIL_DB "SELECT count(*) FROM records WHERE exe = '$probe' AND op = 'connect' AND seq > $s0 AND seq <= $s1")
+t_ok "every one of the probe's $n distinct connects has its record in the database ($probe_rows)" \
+	test "$probe_rows" -ge "$n"
+t_ok "vigil lost no more than audit dropped ($lost <= $alost)" test "$lost" -le "$alost"
 t_ok "every distinct access was emitted ($emitted >= $n)" test "$emitted" -ge "$n"
 rows=$(sqlite3 $VIGIL_DB "SELECT count(*) FROM records WHERE seq > $s0 AND seq <= $s1")
 t_is "rows ingested equal records emitted" "$rows" "$emitted"
-t_is "their seq numbers have no gap" \
-	"$(sqlite3 $VIGIL_DB "SELECT max(seq) - min(seq) + 1, count(DISTINCT seq) FROM records WHERE seq > $s0 AND seq <= $s1")" \
-	"$emitted|$emitted"
+t_is "every numbered sighting is a row, or counted lost or held back" \
+	"$(sqlite3 $VIGIL_DB "SELECT count(DISTINCT seq) FROM records WHERE seq > $s0 AND seq <= $s1")" \
+	"$((s1 - s0 - lost - held))"
 t_is "the ingest reported no error" "$(cat $d/ingest.err)" ""
 # The contrast, for the record: creating files goes through path_mknod,
 # which runs under the directory's lock and never waits for audit.
@@ -110,6 +124,8 @@ mkdir -p $d/files
 vigil_settle
 t_diag "50000 files created then opened: emitted $(( $(vigil_stat records.emitted) - e0 )), vigil lost $(( $(vigil_stat records.lost) - l0 )) (create records never wait), audit lost $(( $(audit_lost) - a0 ))"
 auditctl -d task,never > /dev/null
-restart_auditd
-rm -rf $d /var/log/audit/audit.log.*
+# The next tests count records in audit.log: they get a fresh one, or the
+# ~200 MB of this test's make auditd rotate in the middle of their counts.
+FRESH_LOG=1 restart_auditd
+rm -rf $d
 t_done
