@@ -29,95 +29,111 @@ void glob_toks_free(struct glob_toks *g)
 	g->n = 0;
 }
 
-static int hexval(char c)
+/* A lexed item of the shared matcher as an exporter's token. */
+static struct gtok gtok_of_item(u16 item)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	struct gtok t = { .kind = GT_LIT };
+
+	switch ((enum vigil_glob_tok)item) {
+	case VIGIL_GLOB_STAR:
+		t.kind = GT_STAR;
+		return t;
+	case VIGIL_GLOB_DSTAR:
+		t.kind = GT_STAR2;
+		return t;
+	case VIGIL_GLOB_ANY:
+		t.kind = GT_QMARK;
+		return t;
+	case VIGIL_GLOB_LBRACE:
+		t.kind = GT_LBRACE;
+		return t;
+	case VIGIL_GLOB_RBRACE:
+		t.kind = GT_RBRACE;
+		return t;
+	case VIGIL_GLOB_COMMA:
+		t.kind = GT_COMMA;
+		return t;
+	}
+	t.c = (unsigned char)item;
+	return t;
 }
 
-int glob_toks_parse(const char *src, size_t len, struct glob_toks *ret)
+static int glob_toks_of_items(const u16 *items, size_t n,
+			      struct glob_toks *ret)
 {
 	struct gtok *t;
-	size_t i, n = 0;
-	int depth = 0;
+	size_t i;
 
-	t = calloc(len + 1, sizeof(*t));
+	t = calloc(n + 1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < len; i++) {
-		char c = src[i];
-
-		if (c == '\\') {
-			int hi, lo;
-
-			if (i + 1 >= len)
-				goto bad;
-			c = src[++i];
-			if (c == 'x') {
-				if (i + 2 >= len)
-					goto bad;
-				hi = hexval(src[i + 1]);
-				lo = hexval(src[i + 2]);
-				if (hi < 0 || lo < 0 || (hi | lo) == 0)
-					goto bad;
-				t[n].kind = GT_LIT;
-				t[n++].c = (unsigned char)(hi << 4 | lo);
-				i += 2;
-				continue;
-			}
-			if (!strchr(" \t#\\*?{},", c) || !c)
-				goto bad;
-			t[n].kind = GT_LIT;
-			t[n++].c = (unsigned char)c;
-			continue;
-		}
-		switch (c) {
-		case '*':
-			if (i + 1 < len && src[i + 1] == '*') {
-				t[n++].kind = GT_STAR2;
-				i++;
-			} else {
-				t[n++].kind = GT_STAR;
-			}
-			break;
-		case '?':
-			t[n++].kind = GT_QMARK;
-			break;
-		case '{':
-			depth++;
-			t[n++].kind = GT_LBRACE;
-			break;
-		case '}':
-			if (!depth)
-				goto bad;
-			depth--;
-			t[n++].kind = GT_RBRACE;
-			break;
-		case ',':
-			if (depth) {
-				t[n++].kind = GT_COMMA;
-				break;
-			}
-			/* fall through */
-		default:
-			t[n].kind = GT_LIT;
-			t[n++].c = (unsigned char)c;
-			break;
-		}
-	}
-	if (depth)
-		goto bad;
+	for (i = 0; i < n; i++)
+		t[i] = gtok_of_item(items[i]);
 	ret->t = t;
 	ret->n = n;
 	return 0;
-bad:
-	free(t);
-	return -EINVAL;
+}
+
+/*
+ * The one lexer of the policy language is the kernel's (match.c): a
+ * pattern the kernel would refuse is refused here too.
+ */
+int glob_toks_parse(const char *src, size_t len, struct glob_toks *ret)
+{
+	char why[160];
+	unsigned int n;
+	u16 *items;
+	int rc;
+
+	items = calloc(len + 1, sizeof(*items));
+	if (!items)
+		return -ENOMEM;
+	rc = vigil_glob_lex(src, len, items, &n, why, sizeof(why));
+	if (!rc)
+		rc = glob_toks_of_items(items, n, ret);
+	free(items);
+	return rc;
+}
+
+int glob_alts_expand(const char *src, size_t len, struct glob_alts *ret)
+{
+	struct vigil_glob_alts *a;
+	char why[160];
+	size_t off = 0;
+	unsigned int k;
+	int rc;
+
+	ret->n = 0;
+	ret->v = NULL;
+	rc = vigil_glob_expand(src, len, &a, why, sizeof(why));
+	if (rc)
+		return rc;
+	ret->v = calloc(a->nalts, sizeof(*ret->v));
+	if (!ret->v) {
+		vigil_glob_alts_free(a);
+		return -ENOMEM;
+	}
+	for (k = 0; k < a->nalts && !rc; k++) {
+		rc = glob_toks_of_items(a->toks + off, a->lens[k], &ret->v[k]);
+		if (!rc)
+			ret->n++;
+		off += a->lens[k];
+	}
+	vigil_glob_alts_free(a);
+	if (rc)
+		glob_alts_free(ret);
+	return rc;
+}
+
+void glob_alts_free(struct glob_alts *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		glob_toks_free(&a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
 }
 
 int glob_toks_of_rule(const struct vigil_rule *r, struct glob_toks *ret)

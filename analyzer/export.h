@@ -78,9 +78,25 @@ struct glob_toks {
  * 0, -EINVAL (bad escape or braces), -ENOMEM.
  */
 int glob_toks_of_rule(const struct vigil_rule *r, struct glob_toks *ret);
-/* The same from escaped source text. */
+/*
+ * The same from escaped source text, lexed by the kernel's own lexer
+ * (match.c). 0, -EINVAL (a pattern the kernel refuses), -ENOMEM.
+ */
 int glob_toks_parse(const char *src, size_t len, struct glob_toks *ret);
 void glob_toks_free(struct glob_toks *g);
+
+/* A pattern's brace-free alternatives, as the kernel expands them. */
+struct glob_alts {
+	struct glob_toks *v;
+	size_t n;
+};
+/*
+ * Expand escaped source text with the kernel's expansion (match.c): at
+ * most VIGIL_GLOB_MAX_ALTS alternatives, adjacent stars merged.
+ * 0, -EINVAL (a pattern the kernel refuses), -ENOMEM.
+ */
+int glob_alts_expand(const char *src, size_t len, struct glob_alts *ret);
+void glob_alts_free(struct glob_alts *a);
 /* Whether every token is a literal byte. */
 bool glob_toks_literal(const struct glob_toks *g);
 /*

@@ -14,7 +14,6 @@
 #include "vigil.h"
 #include "export.h"
 
-#define TM_MAX_ALTS 64
 #define TM_ANY_V4 "0.0.0.0-255.255.255.255"
 #define TM_ANY_V6 "::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
 
@@ -85,78 +84,27 @@ static char *tm_word(const char *s)
 
 /* ---- globs: braces expanded, then written in TOMOYO's wildcards ---- */
 
-struct alts {
-	struct glob_toks v[TM_MAX_ALTS];
-	size_t n;
-	bool overflow;
-};
-
-static void alts_free(struct alts *a)
+/*
+ * The rule's brace-free alternatives, expanded by the kernel's own code
+ * (match.c); one, a copy of @g, when the rule has no source pattern.
+ */
+static int rule_alts(const struct vigil_rule *r, const struct glob_toks *g,
+		     struct glob_alts *a)
 {
-	size_t i;
-
-	for (i = 0; i < a->n; i++)
-		glob_toks_free(&a->v[i]);
-	a->n = 0;
-}
-
-static int expand(const struct gtok *t, size_t n, struct alts *out)
-{
-	size_t i, open = n, close = 0, start;
-	int depth = 0;
-
-	for (i = 0; i < n; i++) {
-		if (t[i].kind == GT_LBRACE && depth++ == 0)
-			open = i;
-		else if (t[i].kind == GT_RBRACE && --depth == 0) {
-			close = i;
-			break;
-		}
+	if (r->glob)
+		return glob_alts_expand(r->glob, strlen(r->glob), a);
+	a->v = calloc(1, sizeof(*a->v));
+	if (!a->v)
+		return -ENOMEM;
+	a->v[0].t = malloc((g->n + 1) * sizeof(*g->t));
+	if (!a->v[0].t) {
+		free(a->v);
+		a->v = NULL;
+		return -ENOMEM;
 	}
-	if (open == n) {
-		struct glob_toks *g;
-
-		if (out->n == TM_MAX_ALTS) {
-			out->overflow = true;
-			return 0;
-		}
-		g = &out->v[out->n];
-		g->t = malloc((n + 1) * sizeof(*t));
-		if (!g->t)
-			return -ENOMEM;
-		memcpy(g->t, t, n * sizeof(*t));
-		g->n = n;
-		out->n++;
-		return 0;
-	}
-	start = open + 1;
-	depth = 0;
-	for (i = open + 1; i <= close; i++) {
-		struct gtok *buf;
-		size_t alen, m;
-		int rc;
-
-		if (t[i].kind == GT_LBRACE)
-			depth++;
-		else if (t[i].kind == GT_RBRACE && depth)
-			depth--;
-		if (!(i == close || (t[i].kind == GT_COMMA && !depth)))
-			continue;
-		alen = i - start;
-		m = open + alen + (n - close - 1);
-		buf = malloc((m + 1) * sizeof(*buf));
-		if (!buf)
-			return -ENOMEM;
-		memcpy(buf, t, open * sizeof(*t));
-		memcpy(buf + open, t + start, alen * sizeof(*t));
-		memcpy(buf + open + alen, t + close + 1,
-		       (n - close - 1) * sizeof(*t));
-		rc = expand(buf, m, out);
-		free(buf);
-		if (rc)
-			return rc;
-		start = i + 1;
-	}
+	memcpy(a->v[0].t, g->t, g->n * sizeof(*g->t));
+	a->v[0].n = g->n;
+	a->n = 1;
 	return 0;
 }
 
@@ -327,7 +275,7 @@ static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
 static int tm_file(struct tmy *t, const struct vigil_rule *r)
 {
 	struct glob_toks g = { 0 };
-	struct alts a = { 0 };
+	struct glob_alts a = { 0 };
 	bool wider = false;
 	size_t i;
 	int rc;
@@ -341,7 +289,12 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 	}
 	if (rc)
 		return rc;
-	rc = expand(g.t, g.n, &a);
+	rc = rule_alts(r, &g, &a);
+	if (rc == -EINVAL) {
+		glob_toks_free(&g);
+		return note_rule(&t->left, r, "a pattern vigil's kernel "
+				 "refuses (left out)");
+	}
 	for (i = 0; i < a.n && !rc; i++) {
 		char *p[2];
 		bool lit = glob_toks_literal(&a.v[i]);
@@ -354,9 +307,6 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 		free(p[0]);
 		free(p[1]);
 	}
-	if (!rc && a.overflow)
-		rc = note_rule(&t->left, r, "more than 64 brace alternatives: "
-			       "the rest left out");
 	if (!rc && wider)
 		rc = note_rule(&t->left, r, "'**' inside a name: everything "
 			       "below its folder (broader)");
@@ -368,7 +318,7 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 		rc = note_rule(&t->left, r, "create: the kind of file is not "
 			       "recorded: create, mkdir, mksock, mkfifo and "
 			       "symlink allowed");
-	alts_free(&a);
+	glob_alts_free(&a);
 	glob_toks_free(&g);
 	return rc;
 }

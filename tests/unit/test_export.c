@@ -18,6 +18,7 @@
 
 #include "vigil.h"
 #include "export.h"
+#include "match.h"
 #include "landlock.h"
 #include "candidate.h"
 #include "policy.h"
@@ -289,6 +290,69 @@ static void test_glob_toks(void **state)
 	assert_string_equal(s, "/etc/x");
 	free(s);
 	glob_toks_free(&g);
+}
+
+/* What the kernel refuses, the exporters refuse: one lexer (match.c). */
+static void test_glob_toks_kernel_limits(void **state)
+{
+	struct glob_toks g;
+	char *big;
+
+	(void)state;
+	assert_int_equal(glob_toks_parse("", 0, &g), -EINVAL);
+	assert_int_equal(glob_toks_parse("/{a,{b,{c,{d}}}}", 16, &g),
+			 -EINVAL);
+	assert_int_equal(glob_toks_parse("/{a,{b,{c,d}}}", 14, &g), 0);
+	glob_toks_free(&g);
+	assert_int_equal(glob_toks_parse("/a\0b", 5, &g), -EINVAL);
+	big = malloc(VIGIL_GLOB_MAX_LEN + 2);
+	assert_non_null(big);
+	memset(big, 'a', VIGIL_GLOB_MAX_LEN + 1);
+	big[0] = '/';
+	assert_int_equal(glob_toks_parse(big, VIGIL_GLOB_MAX_LEN + 1, &g),
+			 -EINVAL);
+	assert_int_equal(glob_toks_parse(big, VIGIL_GLOB_MAX_LEN, &g), 0);
+	assert_int_equal(g.n, VIGIL_GLOB_MAX_LEN);
+	glob_toks_free(&g);
+	free(big);
+}
+
+/* Braces expanded by the kernel's expansion, in its order. */
+static void test_glob_alts(void **state)
+{
+	static const char *const want[] = {
+		"/x/b.1", "/x/b.2", "/x/c", "/x/d",
+	};
+	const char *src = "/x/{b.{1,2},c,d}";
+	struct glob_alts a;
+	size_t i;
+	char *s;
+
+	(void)state;
+	assert_int_equal(glob_alts_expand(src, strlen(src), &a), 0);
+	assert_int_equal(a.n, 4);
+	for (i = 0; i < a.n; i++) {
+		s = glob_toks_text(&a.v[i]);
+		assert_non_null(s);
+		assert_string_equal(s, want[i]);
+		free(s);
+	}
+	glob_alts_free(&a);
+	/* adjacent stars merged as the kernel merges them */
+	src = "/x/{*,a}*";
+	assert_int_equal(glob_alts_expand(src, strlen(src), &a), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.v[0].n, 4);
+	assert_int_equal(a.v[0].t[3].kind, GT_STAR);
+	glob_alts_free(&a);
+	/* 75 alternatives: over the kernel's bound of 64 */
+	src = "/{a,b,c,d,e}{a,b,c,d,e}{a,b,c}";
+	assert_int_equal(glob_alts_expand(src, strlen(src), &a), -EINVAL);
+	assert_int_equal(a.n, 0);
+	src = "/{a,b,c,d}{a,b,c,d}{a,b,c,d}";
+	assert_int_equal(glob_alts_expand(src, strlen(src), &a), 0);
+	assert_int_equal(a.n, 64);
+	glob_alts_free(&a);
 }
 
 static void test_subject_name(void **state)
@@ -947,6 +1011,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glob_toks),
+		cmocka_unit_test(test_glob_toks_kernel_limits),
+		cmocka_unit_test(test_glob_alts),
 		cmocka_unit_test(test_subject_name),
 		cmocka_unit_test(test_apparmor),
 		cmocka_unit_test(test_apparmor_trial_safe),

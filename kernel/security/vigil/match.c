@@ -6,16 +6,14 @@
 
 /*
  * Pattern items (after lexing) and tokens (after brace expansion):
- * 0..255 a literal byte, or one of these.
+ * 0..255 a literal byte, or one of enum vigil_glob_tok.
  */
-enum {
-	GT_STAR = 256,	/* "*" */
-	GT_DSTAR,	/* "**" */
-	GT_ANY,		/* "?" */
-	GT_LBRACE,	/* items only */
-	GT_RBRACE,	/* items only */
-	GT_COMMA,	/* items only, inside braces */
-};
+#define GT_STAR VIGIL_GLOB_STAR
+#define GT_DSTAR VIGIL_GLOB_DSTAR
+#define GT_ANY VIGIL_GLOB_ANY
+#define GT_LBRACE VIGIL_GLOB_LBRACE
+#define GT_RBRACE VIGIL_GLOB_RBRACE
+#define GT_COMMA VIGIL_GLOB_COMMA
 
 /* Words of a state: one bit per position 0..ntok of one alternative. */
 #define GLOB_MAX_WORDS ((VIGIL_GLOB_MAX_LEN + 1 + 63) / 64)
@@ -505,9 +503,22 @@ static int glob_build_masks(struct glob_build *b, struct vigil_glob **ret_glob)
 	return 0;
 }
 
-int vigil_glob_compile(const char *pat, size_t len,
-		       struct vigil_glob **ret_glob, char *why,
-		       size_t why_size)
+static void glob_build_free(struct glob_build *b)
+{
+	if (!b)
+		return;
+	kfree(b->alt);
+	kfree(b->toks);
+	kfree(b->src);
+	kfree(b->match);
+	kfree(b->items);
+	kfree(b);
+}
+
+/* A builder for pat[0..len), lexed (and expanded when @expand). */
+static int glob_build_run(const char *pat, size_t len, bool expand,
+			  struct glob_build **ret_b, char *why,
+			  size_t why_size)
 {
 	struct glob_build *b;
 	int ret;
@@ -529,22 +540,79 @@ int vigil_glob_compile(const char *pat, size_t len,
 				GFP_KERNEL);
 	b->alt = kmalloc_array(VIGIL_GLOB_MAX_LEN, sizeof(u16), GFP_KERNEL);
 	if (!b->items || !b->match || !b->src || !b->toks || !b->alt)
-		goto out;
+		goto err;
 	ret = glob_lex(b);
+	if (!ret && expand)
+		ret = glob_expand(b);
 	if (ret)
-		goto out;
-	ret = glob_expand(b);
-	if (ret)
-		goto out;
-	ret = glob_build_masks(b, ret_glob);
-out:
-	kfree(b->alt);
-	kfree(b->toks);
-	kfree(b->src);
-	kfree(b->match);
-	kfree(b->items);
-	kfree(b);
+		goto err;
+	*ret_b = b;
+	return 0;
+err:
+	glob_build_free(b);
 	return ret;
+}
+
+int vigil_glob_compile(const char *pat, size_t len,
+		       struct vigil_glob **ret_glob, char *why,
+		       size_t why_size)
+{
+	struct glob_build *b;
+	int ret;
+
+	ret = glob_build_run(pat, len, true, &b, why, why_size);
+	if (ret)
+		return ret;
+	ret = glob_build_masks(b, ret_glob);
+	glob_build_free(b);
+	return ret;
+}
+
+int vigil_glob_lex(const char *pat, size_t len, u16 *items,
+		   unsigned int *ret_n, char *why, size_t why_size)
+{
+	struct glob_build *b;
+	int ret;
+
+	ret = glob_build_run(pat, len, false, &b, why, why_size);
+	if (ret)
+		return ret;
+	memcpy(items, b->items, b->nitems * sizeof(u16));
+	*ret_n = b->nitems;
+	glob_build_free(b);
+	return 0;
+}
+
+int vigil_glob_expand(const char *pat, size_t len,
+		      struct vigil_glob_alts **ret_alts, char *why,
+		      size_t why_size)
+{
+	struct vigil_glob_alts *a;
+	struct glob_build *b;
+	unsigned int k;
+	size_t used = 0;
+	int ret;
+
+	ret = glob_build_run(pat, len, true, &b, why, why_size);
+	if (ret)
+		return ret;
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (a) {
+		a->nalts = b->nalts;
+		for (k = 0; k < b->nalts; k++) {
+			a->lens[k] = b->lens[k];
+			used += b->lens[k];
+		}
+		memcpy(a->toks, b->toks, used * sizeof(u16));
+		*ret_alts = a;
+	}
+	glob_build_free(b);
+	return a ? 0 : -ENOMEM;
+}
+
+void vigil_glob_alts_free(struct vigil_glob_alts *alts)
+{
+	kfree(alts);
 }
 
 void vigil_glob_free(struct vigil_glob *glob)

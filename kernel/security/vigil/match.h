@@ -35,6 +35,44 @@
 struct vigil_glob;
 
 /*
+ * Tokens of a pattern once lexed: 0..255 a literal byte (unescaped), or one
+ * of these. The analyzer's exporters read patterns through them, so every
+ * target sees exactly the syntax the kernel compiles.
+ */
+enum vigil_glob_tok {
+	VIGIL_GLOB_STAR = 256,	/* "*" */
+	VIGIL_GLOB_DSTAR,	/* "**" */
+	VIGIL_GLOB_ANY,		/* "?" */
+	VIGIL_GLOB_LBRACE,	/* lexed items only */
+	VIGIL_GLOB_RBRACE,	/* lexed items only */
+	VIGIL_GLOB_COMMA,	/* lexed items only, inside braces */
+};
+
+/* A pattern's brace-free alternatives, adjacent stars merged. */
+struct vigil_glob_alts {
+	unsigned int nalts;
+	u16 lens[VIGIL_GLOB_MAX_ALTS];
+	u16 toks[VIGIL_GLOB_MAX_EXPANDED];	/* alternative k after k-1 */
+};
+
+/*
+ * Lex pat[0..len) into items[] (room for len entries; braces and commas
+ * kept). Return: 0 and *ret_n set; -EINVAL with a message in why; -ENOMEM.
+ */
+int vigil_glob_lex(const char *pat, size_t len, u16 *items,
+		   unsigned int *ret_n, char *why, size_t why_size);
+/*
+ * Expand pat[0..len)'s braces as vigil_glob_compile() does. Return: 0 and
+ * *ret_alts set (free with vigil_glob_alts_free()); -EINVAL with a message
+ * in why; -ENOMEM.
+ */
+int vigil_glob_expand(const char *pat, size_t len,
+		      struct vigil_glob_alts **ret_alts, char *why,
+		      size_t why_size);
+/* NULL is fine. */
+void vigil_glob_alts_free(struct vigil_glob_alts *alts);
+
+/*
  * Compile pat[0..len), written in the escaped source form of the policy
  * language. Return: 0 and *ret_glob set; -EINVAL with a message (naming the
  * pattern) in why[0..why_size); -ENOMEM. Allocates with GFP_KERNEL.

@@ -154,12 +154,57 @@ static void vigil_glob_long_test(struct kunit *test)
 	vigil_glob_free(g);
 }
 
+/*
+ * The expansion the analyzer's exporters read (vigil_glob_expand) is the
+ * one the compiler matches with: same alternatives, each a match.
+ */
+static void vigil_glob_expand_test(struct kunit *test)
+{
+	static const char pat[] = "/x/{b.{1,2},c\\,,d*}";
+	static const char *const want[] = { "/x/b.1", "/x/b.2", "/x/c,", "/x/d" };
+	struct vigil_glob_alts *a;
+	struct vigil_glob *g;
+	unsigned int k, p, off = 0, n;
+	u16 items[sizeof(pat)];
+	char why[128], text[16];
+
+	g = compile_ok(test, pat, strlen(pat));
+	KUNIT_ASSERT_EQ(test, vigil_glob_expand(pat, strlen(pat), &a, why,
+						sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, a->nalts, vigil_glob_nr_alts(g));
+	KUNIT_ASSERT_EQ(test, a->nalts, (unsigned int)ARRAY_SIZE(want));
+	for (k = 0; k < a->nalts; k++) {
+		for (p = 0, n = 0; p < a->lens[k] && n < sizeof(text) - 1; p++)
+			if (a->toks[off + p] < 256)
+				text[n++] = a->toks[off + p];
+		text[n] = '\0';
+		KUNIT_EXPECT_STREQ(test, text, want[k]);
+		KUNIT_EXPECT_TRUE(test, vigil_glob_match(g, text, n));
+		off += a->lens[k];
+	}
+	KUNIT_EXPECT_EQ(test, a->toks[off - 1], (u16)VIGIL_GLOB_STAR);
+	vigil_glob_alts_free(a);
+	vigil_glob_free(g);
+
+	KUNIT_ASSERT_EQ(test, vigil_glob_lex(pat, strlen(pat), items, &n, why,
+					     sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, n, 18U);
+	KUNIT_EXPECT_EQ(test, items[3], (u16)VIGIL_GLOB_LBRACE);
+	KUNIT_EXPECT_EQ(test, items[11], (u16)VIGIL_GLOB_COMMA);
+	KUNIT_EXPECT_EQ(test, items[13], (u16)',');
+	KUNIT_EXPECT_EQ(test, vigil_glob_lex("/{a", 3, items, &n, why,
+					     sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vigil_glob_expand("/{a", 3, &a, why, sizeof(why)),
+			-EINVAL);
+}
+
 static struct kunit_case vigil_match_test_cases[] = {
 	KUNIT_CASE_PARAM(vigil_glob_match_test, glob_match_gen_params),
 	KUNIT_CASE_PARAM(vigil_glob_error_test, glob_error_gen_params),
 	KUNIT_CASE_PARAM(vigil_glob_source_test, glob_source_gen_params),
 	KUNIT_CASE(vigil_glob_adversarial_test),
 	KUNIT_CASE(vigil_glob_long_test),
+	KUNIT_CASE(vigil_glob_expand_test),
 	{}
 };
 
