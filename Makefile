@@ -1,5 +1,15 @@
 # vigil: one entry point. See README.md and docs/development.md.
 BUILD ?= build
+# The kernel vigil is built into and tested on: Debian's linux-source-6.1
+# (default) or linux-source-6.12. 6.1 builds in $(BUILD)/, the others in
+# $(BUILD)/$(KERNEL)/; the test VMs boot that image (VIGIL_KERNEL).
+KERNEL ?= 6.1
+ifeq ($(KERNEL),6.1)
+KBUILD := $(abspath $(BUILD))
+else
+KBUILD := $(abspath $(BUILD))/$(KERNEL)
+endif
+export VIGIL_KERNEL ?= $(KBUILD)/bzImage
 
 .PHONY: all deps kernel kernel-debug analyzer check check-debug demo bench fuzz clean help \
 	install uninstall deb deb-analyzer deb-kernel check-deb
@@ -9,6 +19,8 @@ all: kernel analyzer
 help:
 	@echo "make deps     install the Debian packages vigil needs (apt-get)"
 	@echo "make kernel   build the vigil test kernel into $(BUILD)/bzImage"
+	@echo "              (KERNEL=6.12: Linux 6.12 into $(BUILD)/6.12/bzImage; also for"
+	@echo "              check, check-debug, demo, bench)"
 	@echo "make analyzer build the vigil command (analyzer/vigil)"
 	@echo "make check    run every test suite; ends with 'N passed, N failed'"
 	@echo "make demo     boot the vigil kernel and show it at work"
@@ -26,20 +38,20 @@ deps:
 	@scripts/install-deps
 
 kernel: deps
-	@kernel/build.sh $(abspath $(BUILD))
+	@kernel/build.sh --kernel $(KERNEL) $(KBUILD)
 
 analyzer: deps
 	@$(MAKE) -s -C analyzer all asan
 
 check: deps kernel analyzer
-	@tests/check
+	@VIGIL_RESULTS=$(KBUILD)/test-results tests/check
 
 kernel-debug: deps
-	@kernel/build.sh --debug $(abspath $(BUILD))
+	@kernel/build.sh --kernel $(KERNEL) --debug $(KBUILD)
 
 check-debug: deps kernel-debug analyzer
-	@VIGIL_KERNEL=$(abspath $(BUILD))/bzImage-debug VIGIL_APPEND="kmemleak=on" \
-		VIGIL_RESULTS=$(abspath $(BUILD))/test-results-debug \
+	@VIGIL_KERNEL=$(KBUILD)/bzImage-debug VIGIL_APPEND="kmemleak=on" \
+		VIGIL_RESULTS=$(KBUILD)/test-results-debug \
 		VIGIL_STRESS_SECONDS=120 VIGIL_MILLION=100000 VIGIL_SUITES="vm kunit" tests/check
 
 demo: deps kernel analyzer
@@ -94,7 +106,7 @@ deb-analyzer: deps
 	@scripts/build-deb $(abspath $(BUILD))/deb
 
 deb-kernel: deps
-	@kernel/build.sh --deb $(abspath $(BUILD))
+	@kernel/build.sh --kernel $(KERNEL) --deb $(KBUILD)
 
 # Boot the packaged kernel image with the packaged analyzer: the loop.
 check-deb: deb

@@ -1,9 +1,12 @@
 #!/bin/bash
-# Build the vigil test kernel: unpack Debian's linux-source-6.1 once, lay
-# kernel/security/vigil/ over it, apply kernel/patches/, merge
+# Build the vigil test kernel: unpack Debian's linux-source-VERSION once, lay
+# kernel/security/vigil/ over it, apply kernel/patches/VERSION/, merge
 # kernel/configs/*.config onto allnoconfig and build bzImage incrementally.
 #
-# usage: kernel/build.sh [--debug|--deb] [BUILD_DIR]   (default: build/ in the checkout)
+# usage: kernel/build.sh [--kernel VERSION] [--debug|--deb] [BUILD_DIR]
+#   --kernel: 6.1 (default) or 6.12: Debian's linux-source-VERSION with
+#            the patch series kernel/patches/VERSION/. BUILD_DIR defaults
+#            to build/ for 6.1 and build/VERSION/ for the others.
 #   --debug: also merge kernel/configs/debug/*.config (KASAN, lockdep...),
 #            building in BUILD_DIR/kbuild-debug into BUILD_DIR/bzImage-debug
 #   --deb:   then package the same build as Debian packages (bindeb-pkg:
@@ -11,34 +14,42 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+version=6.1
 variant=
 deb=
-if [ "${1:-}" = --debug ]; then
-	variant=-debug
-	shift
-elif [ "${1:-}" = --deb ]; then
-	deb=1
-	shift
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) version=${2:?--kernel needs a version}; shift 2 ;;
+	--debug) variant=-debug; shift ;;
+	--deb) deb=1; shift ;;
+	*) break ;;
+	esac
+done
+if [ "$version" = 6.1 ]; then
+	build=${1:-$top/build}
+else
+	build=${1:-$top/build/$version}
 fi
-build=${1:-$top/build}
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/linux-source-$version.tar.xz
+patches=$top/kernel/patches/$version
 src=$build/linux-src
 out=$build/kbuild$variant
 jobs=${JOBS:-$(nproc)}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
-[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (apt-get install linux-source-6.1)"
+[ -d "$patches" ] || die "no patch series for Linux $version ($patches); known: $(cd "$top/kernel/patches" && echo *)"
+[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (apt-get install linux-source-$version)"
 mkdir -p "$build"
 
 # 1. Unpacked and patched source: redone only when the tarball or a patch changes.
-want_stamp=$( { stat -c '%s %Y' "$tarball"; cat "$top"/kernel/patches/*.patch; } | sha256sum | cut -d' ' -f1)
+want_stamp=$( { stat -c '%s %Y' "$tarball"; cat "$patches"/*.patch; } | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$src/.vigil-stamp" 2>/dev/null)" != "$want_stamp" ]; then
 	echo "  UNPACK  $tarball"
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
-	for p in "$top"/kernel/patches/*.patch; do
+	for p in "$patches"/*.patch; do
 		echo "  PATCH   $(basename "$p")"
 		patch -d "$src.tmp" -p1 --quiet --forward < "$p" || die "patch $p does not apply"
 	done
