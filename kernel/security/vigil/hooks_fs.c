@@ -296,5 +296,5 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 
 void __init vigil_fs_hooks_init(void)
 {
-	security_add_hooks(fs_hooks, ARRAY_SIZE(fs_hooks), "vigil");
+	security_add_hooks(fs_hooks, ARRAY_SIZE(fs_hooks), VIGIL_LSM_ID);
 }

@@ -203,5 +203,5 @@ static struct security_hook_list net_hooks[] __ro_after_init = {
 
 void __init vigil_net_hooks_init(void)
 {
-	security_add_hooks(net_hooks, ARRAY_SIZE(net_hooks), "vigil");
+	security_add_hooks(net_hooks, ARRAY_SIZE(net_hooks), VIGIL_LSM_ID);
 }

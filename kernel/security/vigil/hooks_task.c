@@ -118,5 +118,5 @@ static struct security_hook_list task_hooks[] __ro_after_init = {
 
 void __init vigil_task_hooks_init(void)
 {
-	security_add_hooks(task_hooks, ARRAY_SIZE(task_hooks), "vigil");
+	security_add_hooks(task_hooks, ARRAY_SIZE(task_hooks), VIGIL_LSM_ID);
 }

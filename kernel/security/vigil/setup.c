@@ -21,6 +21,13 @@ static unsigned int table_hash_bits(void)
 
 bool vigil_enabled __ro_after_init;
 
+#ifdef VIGIL_HAS_LSM_ID
+const struct lsm_id vigil_lsmid = {
+	.name = "vigil",
+	.id = LSM_ID_VIGIL,
+};
+#endif
+
 struct lsm_blob_sizes vigil_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct vigil_cred),
 	.lbs_inode = sizeof(struct vigil_inode),

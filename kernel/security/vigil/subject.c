@@ -331,7 +331,7 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 	return 0;
 }
 
-static void vigil_bprm_committing_creds(struct linux_binprm *bprm)
+static void vigil_bprm_committing_creds(vigil_committing_bprm *bprm)
 {
 	struct vigil_subject *s = vigil_subject_of(bprm->cred);
 
@@ -372,6 +372,6 @@ int __init vigil_subject_hooks_init(void)
 		return -ENOMEM;
 	overflow_subject->id = U32_MAX;
 	overflow_subject->permanent = true;
-	security_add_hooks(subject_hooks, ARRAY_SIZE(subject_hooks), "vigil");
+	security_add_hooks(subject_hooks, ARRAY_SIZE(subject_hooks), VIGIL_LSM_ID);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "compat.h"
 #include "ops.h"
 
 enum vigil_mode {
