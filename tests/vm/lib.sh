@@ -131,11 +131,12 @@ mkdir -p /tmp/vigil-t
 KERNEL_REPORT_RE='WARNING:|BUG:|Oops|general protection|KASAN:|UBSAN:|possible recursive locking|circular locking dependency|inconsistent lock state|sleeping function called from invalid context|suspicious RCU usage|kmemleak: [0-9]+ new suspected|list_add corruption|list_del corruption'
 kernel_reports() { dmesg | grep -cE "$KERNEL_REPORT_RE"; }
 
-# vigil_sentinel [SUBJECT]: after the accesses a test expects NOT to be
-# recorded, make one that must be (SUBJECT, default /usr/bin/cat, reads a
-# file of a fresh name) and wait for its record. Audit keeps the kernel's
-# order, so once the sentinel's record is in the log, any record of the
-# earlier accesses would be too: "nothing was recorded" is then proven,
+# vigil_sentinel [SUBJECT [SECONDS]]: after the accesses a test expects NOT
+# to be recorded (or expects all recorded), make one that must be (SUBJECT,
+# default /usr/bin/cat, reads a file of a fresh name) and wait for its
+# record, up to SECONDS (default 10). Audit keeps the kernel's order, so
+# once the sentinel's record is in the log, any record of the earlier
+# accesses is too: "nothing was recorded" or "all were" is then proven,
 # not assumed from a quiet moment. Fails when the sentinel never arrives.
 _t_sentinels=0
 vigil_sentinel() {
@@ -144,8 +145,8 @@ vigil_sentinel() {
 	f=/tmp/vigil-t/sentinel.$_t_file.$$.$_t_sentinels
 	echo sentinel > "$f"
 	"${1:-/usr/bin/cat}" "$f" > /dev/null
-	vigil_wait "path=\"$f\"" 10 || {
-		echo "# vigil_sentinel: no record for $f after 10 s" >&2
+	vigil_wait "path=\"$f\"" "${2:-10}" || {
+		echo "# vigil_sentinel: no record for $f after ${2:-10} s" >&2
 		return 1
 	}
 }
