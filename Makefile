@@ -55,7 +55,7 @@ check-debug: deps kernel-debug analyzer
 		VIGIL_STRESS_SECONDS=120 VIGIL_MILLION=100000 VIGIL_SUITES="vm kunit" tests/check
 
 demo: deps kernel analyzer
-	@scripts/demo
+	@VIGIL_DEMO_OUT=$(KBUILD)/demo scripts/demo
 
 FUZZ_SECONDS ?= 60
 fuzz: deps
@@ -63,7 +63,7 @@ fuzz: deps
 
 bench: deps kernel analyzer
 	@scripts/install-deps --bench
-	@tests/bench/kernel
+	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/kernel
 	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
 
 # make install / uninstall: the analyzer as a Debian program lays it out.
