@@ -291,10 +291,17 @@ static int compare(const struct vigil_ruleset *rs,
 			}
 			fprintf(f, "\t%s ", vigil_class_name(r->class));
 			put_access(f, r->class, miss);
-			fprintf(f, " %s\t# count %llu, first %s, last %s\n",
+			fprintf(f, " %s\t# count %llu, first %s, last %s",
 				r->glob, (unsigned long long)r->count,
 				vigil_time_iso(r->first, t1, sizeof(t1)),
 				vigil_time_iso(r->last, t2, sizeof(t2)));
+			for (unsigned int u = 0; u < r->uids.n; u++)
+				fprintf(f, "%s%u", u ? ", " : r->uids.n > 1 ?
+					"; uids " : "; uid ",
+					(unsigned int)r->uids.v[u]);
+			fputs(r->uids.more ? ", ..." : "", f);
+			fputs(vigil_rule_flagged(r) ? "; FLAG: never a uid "
+			      "this subject ran as\n" : "\n", f);
 			nmiss++;
 		}
 		if (opened)
@@ -328,14 +335,17 @@ int do_diff(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
+		{ "uid", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"diff [--db PATH] [--subject EXE]... POLICY|-\n"
+		"diff [--db PATH] [--subject EXE]... [--uid UID[,UID...]]\n"
+		"     POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
-		"  they differ, 0 when they agree).";
+		"  they differ, 0 when they agree). --uid: only observations\n"
+		"  under these uids (numbers or user names).";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -345,6 +355,9 @@ int do_diff(int argc, char **argv)
 	char **subjects = NULL, *text = NULL;
 	size_t nsubjects = 0, len, nmiss = 0, nunused = 0, i;
 	unsigned int line = 0;
+	struct vigil_rules_opts ro = { .strict = true };
+	uint32_t *uids = NULL;
+	size_t nuids = 0;
 	int c, rc, ret = EXIT_USAGE;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -360,6 +373,10 @@ int do_diff(int argc, char **argv)
 			break;
 		case 's':
 			subjects[nsubjects++] = optarg;
+			break;
+		case 'u':
+			if (parse_uid_list(optarg, &uids, &nuids))
+				goto out;
 			break;
 		case 'h':
 			printf("usage: %s %s\n", progname, usage);
@@ -409,7 +426,10 @@ int do_diff(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = vigil_rules_load(store, subjects, nsubjects, true, &rs);
+	ro.uids = uids;
+	ro.nuids = nuids;
+	rc = vigil_rules_load_opts(store, subjects, nsubjects, &ro, &rs, NULL,
+				   0);
 	if (rc) {
 		p_err("%s: %s", db,
 		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
@@ -436,5 +456,6 @@ out:
 	vigil_store_close(store);
 	free(text);
 	free(subjects);
+	free(uids);
 	return ret;
 }

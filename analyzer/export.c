@@ -366,6 +366,37 @@ void export_header(FILE *f, const char *cmt, const char *target,
 		o && o->candidate ? "the candidate's, as written" :
 		o && o->strict ? "strict (one literal rule per object)" :
 				 "generalised by vigil's heuristics");
+	for (i = 0; i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *s = &rs->subjects[i];
+		size_t j, k = 0;
+
+		if ((sr && s != sr) || !s->flagged)
+			continue;
+		fprintf(f, "%s FLAG: %zu rule%s of ", cmt, s->flagged,
+			s->flagged == 1 ? "" : "s");
+		put_exe(f, s->exe);
+		fputs(" seen only under uids it never ran as (", f);
+		for (j = 0; j < s->nservice_uids; j++)
+			fprintf(f, "%s%u", j ? ", " : "",
+				(unsigned int)s->service_uids[j]);
+		fputs("), review them:", f);
+		for (j = 0; j < s->nrules; j++) {
+			const struct vigil_rule *r = &s->rules[j];
+
+			if (!vigil_rule_flagged(r))
+				continue;
+			if (k++ == 5) {
+				fputs(" ...", f);
+				break;
+			}
+			fprintf(f, " %s %s (uid%s", vigil_class_name(r->class),
+				r->glob, r->uids.n > 1 ? "s" : "");
+			for (unsigned int u = 0; u < r->uids.n; u++)
+				fprintf(f, " %u", (unsigned int)r->uids.v[u]);
+			fputc(')', f);
+		}
+		fputc('\n', f);
+	}
 	if (rs->skipped)
 		fprintf(f, "%s %llu observed tuple%s could not be made into "
 			"vigil rules at all\n", cmt,
@@ -645,6 +676,7 @@ out:
 
 /* The shortcut: the rules generate would write, from the database. */
 static int load_observed(char *const *subjects, size_t nsubjects,
+			 const uint32_t *uids, size_t nuids,
 			 struct export_opts *eo, struct vigil_ruleset *rs)
 {
 	struct vigil_store *store = NULL;
@@ -670,7 +702,7 @@ static int load_observed(char *const *subjects, size_t nsubjects,
 		/* what vigil generate makes by default */
 		struct vigil_rules_opts ro = {
 			.strict = eo->strict, .no_would_deny = true,
-			.check = true,
+			.check = true, .uids = uids, .nuids = nuids,
 		};
 		char err[512] = "";
 
@@ -698,6 +730,7 @@ int do_export(int argc, char **argv)
 		{ "strict", no_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "abi", required_argument, NULL, 'A' },
+		{ "uid", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -714,16 +747,18 @@ int do_export(int argc, char **argv)
 		"  cannot express. --abi: the Landlock ABI to write for\n"
 		"  (default: the running kernel's). See docs/export.md.\n"
 		"export --to TARGET [--db PATH] [--subject EXE]... [--strict]\n"
-		"       [-o DIR] [--abi N]\n"
+		"       [-o DIR] [--abi N] [--uid UID[,UID...]]\n"
 		"  Shortcut without CANDIDATE: generate from the database (as\n"
-		"  vigil generate would) and translate that, unreviewed.";
+		"  vigil generate would, --uid too) and translate that,\n"
+		"  unreviewed.";
 	struct export_opts eo = { 0 };
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	const char *dir = ".", *to = NULL;
 	char **subjects = NULL;
-	size_t nsubjects = 0, i;
+	size_t nsubjects = 0, i, nuids = 0;
 	int c, rc, t = -1, ret = EXIT_USAGE;
+	uint32_t *uids = NULL;
 	uint64_t abi;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -757,6 +792,10 @@ int do_export(int argc, char **argv)
 			}
 			eo.landlock_abi = (unsigned int)abi;
 			break;
+		case 'u':
+			if (parse_uid_list(optarg, &uids, &nuids))
+				goto out;
+			break;
 		case 'h':
 			printf("usage: %s %s\n", progname, usage);
 			ret = EXIT_OK;
@@ -774,9 +813,10 @@ int do_export(int argc, char **argv)
 	}
 	if (optind < argc) {
 		eo.candidate = argv[optind];
-		if (eo.strict) {
-			p_err("--strict applies to the shortcut only "
-			      "(a candidate's rules are exported as written)");
+		if (eo.strict || nuids) {
+			p_err("%s applies to the shortcut only "
+			      "(a candidate's rules are exported as written)",
+			      eo.strict ? "--strict" : "--uid");
 			goto out;
 		}
 	}
@@ -791,7 +831,7 @@ int do_export(int argc, char **argv)
 	rc = eo.candidate ?
 		export_load_candidate(eo.candidate, subjects, nsubjects, &eo,
 				      &rs) :
-		load_observed(subjects, nsubjects, &eo, &rs);
+		load_observed(subjects, nsubjects, uids, nuids, &eo, &rs);
 	if (rc)
 		goto out;
 	if (!rs.nsubjects) {
@@ -819,5 +859,6 @@ out:
 	export_files_free(&files);
 	vigil_ruleset_free(&rs);
 	free(subjects);
+	free(uids);
 	return ret;
 }

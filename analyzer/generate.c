@@ -34,7 +34,28 @@ static void put_examples(FILE *f, const struct vigil_rule *r)
 	}
 }
 
-static int put_rule(FILE *f, const struct vigil_rule *r, bool compact)
+/* "0, 33" (", ..." when more were seen than kept). */
+static void put_uid_list(FILE *f, const uint32_t *v, size_t n, bool more)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? ", " : "", (unsigned int)v[i]);
+	if (more)
+		fputs(", ...", f);
+}
+
+/* "; uid 0" or "; uids 0, 33": the evidence's uids. */
+static void put_uids(FILE *f, const struct vigil_uids *u)
+{
+	if (!u->n)
+		return;
+	fprintf(f, "; uid%s ", u->n > 1 || u->more ? "s" : "");
+	put_uid_list(f, u->v, u->n, u->more);
+}
+
+static int put_rule(FILE *f, const struct vigil_subject_rules *sr,
+		    const struct vigil_rule *r, bool compact)
 {
 	char acc[1024], t1[32], t2[32];
 
@@ -47,13 +68,24 @@ static int put_rule(FILE *f, const struct vigil_rule *r, bool compact)
 		fprintf(f, "; heuristic: %s", r->why ? r->why : "?");
 		if (r->blast)
 			fprintf(f, "; %s", r->blast);
+		put_uids(f, &r->uids);
 		fputc('\n', f);
 	} else if (!compact) {
-		fprintf(f, "\t# count %llu, first %s, last %s%s%s\n",
+		fprintf(f, "\t# count %llu, first %s, last %s%s%s",
 			(unsigned long long)r->count, t1, t2,
 			r->blast ? "; " : "", r->blast ? r->blast : "");
+		put_uids(f, &r->uids);
+		fputc('\n', f);
 	} else if (r->blast) {
 		fprintf(f, "\t# %s\n", r->blast);
+	}
+	if (vigil_rule_flagged(r)) {
+		fprintf(f, "\t# FLAG: seen only under uid%s ",
+			r->uids.n > 1 || r->uids.more ? "s" : "");
+		put_uid_list(f, r->uids.v, r->uids.n, r->uids.more);
+		fprintf(f, ", never a uid this subject ran as (");
+		put_uid_list(f, sr->service_uids, sr->nservice_uids, false);
+		fputs("): review before keeping it\n", f);
 	}
 	if (vigil_access_format(r->class, r->access, acc, sizeof(acc)) >=
 	    (int)sizeof(acc))
@@ -100,6 +132,10 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			 "generalised rules say why (--strict: literal only)");
 	if (rs->made_from)
 		fprintf(f, "# %s\n", rs->made_from);
+	if (rs->flagged)
+		fprintf(f, "# %llu rule%s marked FLAG: seen only under uids "
+			"the subject never ran as (docs/generate.md)\n",
+			(unsigned long long)rs->flagged, plural(rs->flagged));
 	if (compact)
 		fprintf(f, "# evidence of literal rules left out: the policy "
 			"would exceed the kernel's 1 MiB\n");
@@ -111,11 +147,18 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 
 		if (!exe)
 			return -ENOMEM;
-		fprintf(f, "\n# %llu access%s, first %s, last %s\n",
+		fprintf(f, "\n# %llu access%s, first %s, last %s",
 			(unsigned long long)sr->events,
 			sr->events == 1 ? "" : "es",
 			vigil_time_iso(sr->first, t1, sizeof(t1)),
 			vigil_time_iso(sr->last, t2, sizeof(t2)));
+		if (sr->nservice_uids) {
+			fprintf(f, "; ran as uid%s ",
+				sr->nservice_uids > 1 ? "s" : "");
+			put_uid_list(f, sr->service_uids, sr->nservice_uids,
+				     false);
+		}
+		fputc('\n', f);
 		fprintf(f, "subject %s {\n", exe);
 		free(exe);
 		for (j = 0; j < sr->nchildren; j++) {
@@ -129,7 +172,7 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			free(c);
 		}
 		for (j = 0; j < sr->nrules; j++) {
-			rc = put_rule(f, &sr->rules[j], compact);
+			rc = put_rule(f, sr, &sr->rules[j], compact);
 			if (rc)
 				return rc;
 		}
@@ -228,6 +271,7 @@ int do_generate(int argc, char **argv)
 		{ "sensitive", required_argument, NULL, 'E' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "children", no_argument, NULL, 'C' },
+		{ "uid", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -235,7 +279,7 @@ int do_generate(int argc, char **argv)
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
 		"         [--since TIME] [--until TIME] [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
-		"         [--mntns ID|all] [--children]\n"
+		"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
 		"  heuristics unless --strict; -o writes FILE atomically.\n"
@@ -250,7 +294,11 @@ int do_generate(int argc, char **argv)
 		"  namespace's observations unless --mntns names another (its\n"
 		"  mntns= id) or all. --children: also the executables the\n"
 		"  named subjects ran, transitively (their blocks hold all\n"
-		"  they did). See docs/generate.md.";
+		"  they did). Each rule's comment lists the uids it was seen\n"
+		"  under; --uid (numbers or user names): only observations\n"
+		"  under these uids. A rule seen only under uids the subject\n"
+		"  never ran as (its system uids, else its busiest uid; with\n"
+		"  --uid, those) is marked FLAG. See docs/generate.md.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -263,6 +311,8 @@ int do_generate(int argc, char **argv)
 	long long ms;
 	uint64_t v;
 	bool children = false;
+	uint32_t *uids = NULL;
+	size_t nuids = 0;
 	int c, rc, ret = EXIT_USAGE;
 
 	subjects = calloc(argc, sizeof(*subjects));
@@ -321,6 +371,10 @@ int do_generate(int argc, char **argv)
 		case 'C':
 			children = true;
 			break;
+		case 'u':
+			if (parse_uid_list(optarg, &uids, &nuids))
+				goto out;
+			break;
 		case 'h':
 			printf("usage: %s %s\n", progname, usage);
 			ret = EXIT_OK;
@@ -358,6 +412,8 @@ int do_generate(int argc, char **argv)
 	}
 	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
 		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
+	ro.uids = uids;
+	ro.nuids = nuids;
 	rc = vigil_rules_load_opts(store, subjects, nsubjects, &ro, &rs, err,
 				   sizeof(err));
 	if (rc) {
@@ -389,6 +445,18 @@ int do_generate(int argc, char **argv)
 			made_from = NULL;
 			p_err("out of memory");
 			goto out;
+		}
+		for (i = 0; i < nuids; i++) {
+			char *m;
+
+			if (asprintf(&m, "%s%s%u", made_from,
+				     i ? "," : "; only uids ",
+				     (unsigned int)uids[i]) < 0) {
+				p_err("out of memory");
+				goto out;
+			}
+			free(made_from);
+			made_from = m;
 		}
 		rs.made_from = made_from;
 	}
@@ -429,7 +497,12 @@ int do_generate(int argc, char **argv)
 	}
 	if (!rs.nsubjects)
 		p_warn("nothing observed%s: the policy names no subject",
-		       nsubjects ? " for these subjects" : "");
+		       nsubjects || nuids ? " for these subjects and uids" :
+		       "");
+	if (rs.flagged)
+		p_warn("%llu rule%s seen only under uids the subject never "
+		       "ran as: marked '# FLAG' (review them)",
+		       (unsigned long long)rs.flagged, plural(rs.flagged));
 	ret = EXIT_OK;
 out:
 	for (i = nsubjects - owned; i < nsubjects; i++)
@@ -440,5 +513,6 @@ out:
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);
 	free(subjects);
+	free(uids);
 	return ret;
 }

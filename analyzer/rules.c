@@ -24,6 +24,7 @@ struct obs {
 	uint64_t count;
 	int64_t first, last;
 	bool exec;		/* some of it was op=exec */
+	struct vigil_uids uids;
 };
 
 static void minmax(int64_t *first, int64_t *last, int64_t f, int64_t l)
@@ -32,6 +33,52 @@ static void minmax(int64_t *first, int64_t *last, int64_t f, int64_t l)
 		*first = f;
 	if (l > *last)
 		*last = l;
+}
+
+/* ---- uids ---- */
+
+/* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */
+static void uids_add(struct vigil_uids *u, uint32_t uid)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < u->n && u->v[i] < uid; i++)
+		;
+	if (i < u->n && u->v[i] == uid)
+		return;
+	if (u->n == VIGIL_UIDS_MAX) {
+		/* keep the lowest: drop the highest */
+		if (i == u->n) {
+			u->more = true;
+			return;
+		}
+		u->n--;
+		u->more = true;
+	}
+	for (j = u->n; j > i; j--)
+		u->v[j] = u->v[j - 1];
+	u->v[i] = uid;
+	u->n++;
+}
+
+static void uids_union(struct vigil_uids *dst, const struct vigil_uids *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < src->n; i++)
+		uids_add(dst, src->v[i]);
+	dst->more = dst->more || src->more;
+	dst->service = dst->service || src->service;
+}
+
+static bool uid_in(const uint32_t *v, size_t n, uint32_t uid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == uid)
+			return true;
+	return false;
 }
 
 /* ---- escaping and times ---- */
@@ -430,6 +477,7 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 	r->first = o->first;
 	r->last = o->last;
 	r->distinct = 1;
+	r->uids = o->uids;
 	r->examples = calloc(3, sizeof(*r->examples));
 	if (!r->examples)
 		return -ENOMEM;
@@ -518,6 +566,7 @@ static void rule_merge(struct vigil_rule *dst, struct vigil_rule *src)
 	dst->distinct += src->distinct;
 	dst->heuristics |= src->heuristics;
 	dst->generalised = dst->generalised || src->generalised;
+	uids_union(&dst->uids, &src->uids);
 	if (!dst->blast) {
 		dst->blast = src->blast;
 		src->blast = NULL;
@@ -652,6 +701,28 @@ static char *random_pattern(const char *obj, int *rc)
 	return p;
 }
 
+char *vigil_random_pattern(const char *obj, int *rc)
+{
+	*rc = 0;
+	if (obj[0] != '/' || has_meta(obj))
+		return NULL;
+	return random_pattern(obj, rc);
+}
+
+/* Whether b differs from a in at least half of pat's '?' bytes. */
+bool vigil_random_variant(const char *pat, const char *a, const char *b)
+{
+	size_t q = 0, d = 0, k;
+
+	for (k = 0; pat[k] && a[k] && b[k]; k++) {
+		if (pat[k] != '?')
+			continue;
+		q++;
+		d += a[k] != b[k];
+	}
+	return q && 2 * d >= q;
+}
+
 /*
  * Random names anywhere: two or more literal file rules whose names are
  * the same but for random-looking parts ("state.Ab3dE9", "state.x9Kq2M",
@@ -686,17 +757,11 @@ static int heur_random(struct vigil_rule *rules, size_t *n, struct blast *b)
 		 * the first one's in at least half of their bytes (names that
 		 * differ between runs, not "python2" and "python3") */
 		for (j = i; j < *n; j++) {
-			size_t q = 0, d = 0, k2;
-
 			if (!pat[j] || strcmp(pat[i], pat[j]))
 				continue;
-			for (k2 = 0; pat[i][k2]; k2++) {
-				if (pat[i][k2] != '?')
-					continue;
-				q++;
-				d += rules[i].object[k2] != rules[j].object[k2];
-			}
-			if (j != i && 2 * d < q) {
+			if (j != i && !vigil_random_variant(pat[i],
+							    rules[i].object,
+							    rules[j].object)) {
 				free(pat[j]);
 				pat[j] = NULL;
 				continue;
@@ -928,6 +993,7 @@ static int subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 			d->access |= obs[i].access;
 			d->count += obs[i].count;
 			d->exec = d->exec || obs[i].exec;
+			uids_union(&d->uids, &obs[i].uids);
 			minmax(&d->first, &d->last, obs[i].first,
 			       obs[i].last);
 			free(obs[i].object);
@@ -985,6 +1051,8 @@ static int subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 		if (rc)
 			goto fail;
 	}
+	for (i = 0; i < n; i++)
+		sr->flagged += vigil_rule_flagged(&rules[i]);
 	sr->rules = rules;
 	sr->nrules = n;
 	if (b)
@@ -1011,24 +1079,27 @@ fail:
  */
 static const char load_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
-	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src) FROM ("
-	" SELECT exe, op, access, object, count(*) AS n, "
+	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid FROM ("
+	" SELECT exe, op, access, object, uid, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
-	"  GROUP BY exe, op, access, object"
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  GROUP BY exe, op, access, object, uid"
 	" UNION ALL"
-	" SELECT exe, op, access, object, sum(count), min(first), "
+	" SELECT exe, op, access, object, uid, sum(count), min(first), "
 	"  max(last), 1 FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
-	"  GROUP BY exe, op, access, object"
-	") GROUP BY exe, op, access, object ORDER BY exe, op, access, object";
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  GROUP BY exe, op, access, object, uid"
+	") GROUP BY exe, op, access, object, uid "
+	"ORDER BY exe, op, access, object, uid";
 
 static const char *col_text(sqlite3_stmt *st, int i)
 {
@@ -1075,6 +1146,7 @@ static int row_obs(sqlite3_stmt *st, struct obs *o)
 	o->count = (uint64_t)sqlite3_column_int64(st, 4);
 	o->first = sqlite3_column_int64(st, 5);
 	o->last = sqlite3_column_int64(st, 6);
+	uids_add(&o->uids, (uint32_t)sqlite3_column_int64(st, 9));
 	o->object = strdup(obj);
 	c = o->object ? 1 : -ENOMEM;
 	return c;
@@ -1085,13 +1157,79 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * A subject from its observations (the caller frees them). Its exec'd
  * objects go to children, filtered once every subject is known.
  */
+/*
+ * The uids sr ran as (see rules.h), from its observations (one uid each,
+ * as loaded), and each observation marked when its uid is one of them.
+ */
+static int service_uids(struct vigil_subject_rules *sr, struct obs *obs,
+			size_t nobs, const struct vigil_rules_opts *o)
+{
+	uint32_t *v;
+	uint64_t best_n = 0, *n;
+	size_t i, j, nv = 0, best = 0;
+
+	v = calloc(nobs + (o ? o->nuids : 0) + 1, sizeof(*v));
+	n = calloc(nobs + 1, sizeof(*n));
+	if (!v || !n) {
+		free(v);
+		free(n);
+		return -ENOMEM;
+	}
+	if (o && o->nuids) {
+		memcpy(v, o->uids, o->nuids * sizeof(*v));
+		nv = o->nuids;
+	} else {
+		/* accesses per uid, then the system ones or the top one */
+		size_t nu = 0;
+
+		for (i = 0; i < nobs; i++) {
+			uint32_t u = obs[i].uids.v[0];
+
+			for (j = 0; j < nu && v[j] != u; j++)
+				;
+			if (j == nu)
+				v[nu++] = u;
+			n[j] += obs[i].count;
+		}
+		for (i = 0; i < nu; i++)
+			if (v[i] < VIGIL_FIRST_USER_UID)
+				v[nv++] = v[i];
+		if (!nv && nu) {
+			for (i = 0; i < nu; i++) {
+				if (n[i] > best_n ||
+				    (n[i] == best_n && v[i] < v[best])) {
+					best = i;
+					best_n = n[i];
+				}
+			}
+			v[0] = v[best];
+			nv = 1;
+		}
+	}
+	free(n);
+	qsort(v, nv, sizeof(*v), u32_cmp);
+	sr->service_uids = v;
+	sr->nservice_uids = nv;
+	for (i = 0; i < nobs; i++)
+		obs[i].uids.service = obs[i].uids.n &&
+			uid_in(v, nv, obs[i].uids.v[0]);
+	return 0;
+}
+
 static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 		       const char *exe, struct obs *obs, size_t nobs,
-		       bool strict, struct blast *b)
+		       const struct vigil_rules_opts *o, struct blast *b)
 {
 	struct vigil_subject_rules *sr;
 	size_t i, n = 0;
@@ -1128,7 +1266,12 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 			sr->nchildren++;
 		}
 	}
-	return subject_build(sr, obs, nobs, strict, b, &rs->skipped);
+	rc = service_uids(sr, obs, nobs, o);
+	if (rc)
+		return rc;
+	rc = subject_build(sr, obs, nobs, o->strict, b, &rs->skipped);
+	rs->flagged += sr->flagged;
+	return rc;
 }
 
 static int subject_cmp_key(const void *key, const void *elem)
@@ -1176,6 +1319,55 @@ static void obs_free(struct obs *obs, size_t n)
 		free(obs[i].object);
 }
 
+/* ",0,33," for the SQL filter by uid (instr). */
+static int uid_filter(const uint32_t *v, size_t n, char **ret)
+{
+	char *p;
+	size_t i;
+
+	p = malloc(n * 11 + 2);
+	if (!p)
+		return -ENOMEM;
+	*ret = p;
+	*p++ = ',';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%u,", (unsigned int)v[i]);
+	return 0;
+}
+
+/*
+ * Whether the row's (exe, op, access, object) is the previous row's
+ * (*key, updated): 0 or -ENOMEM.
+ */
+static int same_key(sqlite3_stmt *st, char **key, size_t *key_len,
+		    bool *again)
+{
+	const char *c[4];
+	size_t l[4], len = 0, i;
+	char *k, *p;
+
+	for (i = 0; i < 4; i++) {
+		c[i] = col_text(st, (int)i);
+		l[i] = c[i] ? strlen(c[i]) : 0;
+		len += l[i] + 2;
+	}
+	k = malloc(len + 1);
+	if (!k)
+		return -ENOMEM;
+	for (i = 0, p = k; i < 4; i++) {
+		/* NULL and "" differ: a marker byte before each */
+		*p++ = c[i] ? 'v' : 'n';
+		memcpy(p, c[i] ? c[i] : "", l[i]);
+		p += l[i];
+		*p++ = '\0';
+	}
+	*again = *key && *key_len == len && !memcmp(*key, k, len);
+	free(*key);
+	*key = k;
+	*key_len = len;
+	return 0;
+}
+
 int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 		     size_t nsubjects, bool strict, struct vigil_ruleset *ret)
 {
@@ -1195,8 +1387,9 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 	size_t nobs = 0, obs_cap = 0, subj_cap = 0, i;
 	sqlite3 *db = vigil_store_sqlite(s);
 	sqlite3_stmt *st = NULL;
-	char *cur = NULL;
-	bool *seen = NULL;
+	char *cur = NULL, *uidf = NULL, *key = NULL;
+	bool *seen = NULL, snap_key = false;
+	size_t key_len = 0;
 	int rc, step;
 
 	if (err && err_size)
@@ -1225,14 +1418,25 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 	if (o->until_ms)
 		sqlite3_bind_int64(st, 3, o->until_ms);
 	sqlite3_bind_int64(st, 4, o->mntns);
+	if (o->nuids) {
+		rc = uid_filter(o->uids, o->nuids, &uidf);
+		if (rc)
+			goto out;
+		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
+	}
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *exe = col_text(st, 0);
 		uint64_t nrec = (uint64_t)sqlite3_column_int64(st, 7);
 		uint64_t nsnap = (uint64_t)sqlite3_column_int64(st, 8);
 		struct obs ob = { 0 };
+		bool again;
 
+		/* rows are per uid: a tuple's other uids are no new tuple */
+		rc = same_key(st, &key, &key_len, &again);
+		if (rc)
+			goto out;
 		if (!exe || !*exe) {
-			if (!nsubjects)
+			if (!nsubjects && !again)
 				rs.skipped++;
 			continue;
 		}
@@ -1241,7 +1445,7 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 		if (!cur || strcmp(cur, exe)) {
 			if (cur) {
 				rc = subject_add(&rs, &subj_cap, cur, obs,
-						 nobs, o->strict, b);
+						 nobs, o, b);
 				obs_free(obs, nobs);
 				nobs = 0;
 				if (rc)
@@ -1260,11 +1464,17 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 			goto out;
 		if (!rc || exe[0] != '/') {
 			free(ob.object);
-			rs.skipped++;
+			rs.skipped += !again;
 			continue;
 		}
-		rs.tuples++;
-		rs.snapshot_tuples += nsnap;
+		if (!again) {
+			rs.tuples++;
+			snap_key = false;
+		}
+		if (nsnap && !snap_key) {
+			rs.snapshot_tuples++;
+			snap_key = true;
+		}
 		minmax(&rs.first, &rs.last, ob.first, ob.last);
 		rc = grow_array((void **)&obs, &obs_cap, nobs + 1, sizeof(*obs));
 		if (rc) {
@@ -1278,8 +1488,7 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 		goto out;
 	}
 	if (cur) {
-		rc = subject_add(&rs, &subj_cap, cur, obs, nobs, o->strict,
-				 b);
+		rc = subject_add(&rs, &subj_cap, cur, obs, nobs, o, b);
 		if (rc)
 			goto out;
 	}
@@ -1303,6 +1512,8 @@ out:
 	obs_free(obs, nobs);
 	free(obs);
 	free(cur);
+	free(uidf);
+	free(key);
 	free(seen);
 	if (rc) {
 		vigil_ruleset_free(&rs);
@@ -1344,6 +1555,7 @@ void vigil_ruleset_free(struct vigil_ruleset *rs)
 		for (j = 0; j < sr->nchildren; j++)
 			free(sr->children[j]);
 		free(sr->children);
+		free(sr->service_uids);
 		free(sr->exe);
 	}
 	free(rs->subjects);

@@ -17,6 +17,23 @@
 
 struct vigil_store;
 
+/*
+ * The uids an observation or a rule was seen under (the records' uid=,
+ * the task's real uid), sorted; at most VIGIL_UIDS_MAX kept, more says
+ * others were cut. service: one of them is a uid the subject ran as
+ * (vigil_subject_rules.service_uids); a rule with uids but no service
+ * uid is flagged (generate prints "# FLAG").
+ */
+#define VIGIL_UIDS_MAX 8
+struct vigil_uids {
+	uint32_t v[VIGIL_UIDS_MAX];
+	unsigned int n;
+	bool more;
+	bool service;
+};
+/* Debian's first uid of a person (adduser FIRST_UID, login.defs UID_MIN). */
+#define VIGIL_FIRST_USER_UID 1000
+
 /* One rule: CLASS ACCESS OBJECT for one subject, with its evidence. */
 struct vigil_rule {
 	enum vigil_class class;
@@ -48,7 +65,15 @@ struct vigil_rule {
 	 * rule a heuristic's glob that was refused and why. Else NULL.
 	 */
 	char *blast;
+	/* Added by rules.c: the uids of the observations it covers. */
+	struct vigil_uids uids;
 };
+
+/* Whether r was seen only under uids its subject never ran as. */
+static inline bool vigil_rule_flagged(const struct vigil_rule *r)
+{
+	return r->uids.n && !r->uids.service;
+}
 
 /* The heuristics of rules.c, as bits of vigil_rule.heuristics. */
 enum {
@@ -78,6 +103,15 @@ struct vigil_subject_rules {
 	/* Executables this subject exec'd that are subjects here too. */
 	char **children;
 	size_t nchildren;
+	/*
+	 * The uids it ran as (sorted): the uids given to filter with
+	 * (vigil_rules_opts.uids); else the system uids (below
+	 * VIGIL_FIRST_USER_UID) it was seen under; else the one it made
+	 * the most accesses under (the lowest of a tie).
+	 */
+	uint32_t *service_uids;
+	size_t nservice_uids;
+	size_t flagged;		/* rules vigil_rule_flagged() */
 };
 
 struct vigil_ruleset {
@@ -90,6 +124,7 @@ struct vigil_ruleset {
 	uint64_t snapshot_tuples;	/* its tuples used */
 	uint64_t tuples;	/* distinct observed tuples used */
 	uint64_t skipped;	/* observed tuples no rule can express */
+	uint64_t flagged;	/* rules flagged, all subjects */
 	/* generate: a header line saying what the rules were made from */
 	const char *made_from;
 };
@@ -129,6 +164,9 @@ struct vigil_rules_opts {
 	 * (mntns= of the records) that namespace's, -1 all of them.
 	 */
 	int64_t mntns;
+	/* Only the observations under these uids (sorted); none: all. */
+	const uint32_t *uids;
+	size_t nuids;
 };
 /* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
 #define VIGIL_BLAST_MIN 20
@@ -143,6 +181,17 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 			  size_t nsubjects, const struct vigil_rules_opts *o,
 			  struct vigil_ruleset *ret, char *err,
 			  size_t err_size);
+/*
+ * The random-name heuristic's pattern of a file path: each part of its
+ * last component (between '.' and '-') that may be random as as many
+ * '?' ("state.Ab3dE9" -> "state.??????"); NULL when none (or no memory:
+ * *rc = -ENOMEM). generate folds names of one pattern that are each
+ * other's vigil_random_variant() into one rule.
+ */
+char *vigil_random_pattern(const char *obj, int *rc);
+/* Whether a and b (both of pattern pat) differ in at least half of its
+ * '?' bytes: names made anew by each run, not "python2" and "python3". */
+bool vigil_random_variant(const char *pat, const char *a, const char *b);
 /* The built-in sensitive globs (NULL-terminated), docs/generate.md. */
 #define VIGIL_SENSITIVE_CONF "/etc/vigil/sensitive.conf"
 extern const char *const vigil_sensitive_builtin[];

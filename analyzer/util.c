@@ -2,6 +2,7 @@
 /* vigil analyzer: small helpers (messages, paths, numbers, files). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,81 @@ int parse_u64(const char *s, uint64_t max, uint64_t *ret)
 		v = v * 10 + d;
 	}
 	*ret = v;
+	return 0;
+}
+
+static int uid_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int parse_uid_list(const char *arg, uint32_t **v, size_t *n)
+{
+	char *copy, *tok, *save = NULL;
+	size_t i, out;
+	int rc = 0;
+
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	if (!*arg) {
+		p_err("--uid: empty: expected UID[,UID...] (numbers or user "
+		      "names)");
+		rc = -EINVAL;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		uint32_t *nv;
+		uint64_t u;
+
+		if ((tok[0] >= '0' && tok[0] <= '9') || tok[0] == '-' ||
+		    tok[0] == '+') {
+			/* (uid_t)-1 is no uid: it means "unchanged" */
+			if (parse_u64(tok, UINT32_MAX - 1, &u)) {
+				p_err("--uid: '%s' is not a uid (0..%u) or a "
+				      "user name", shown(tok),
+				      UINT32_MAX - 1);
+				rc = -EINVAL;
+				break;
+			}
+		} else {
+			struct passwd *pw;
+
+			errno = 0;
+			pw = getpwnam(tok);
+			if (!pw) {
+				p_err("--uid: '%s': %s", shown(tok),
+				      errno && errno != ENOENT ?
+				      strerror(errno) : "no such user");
+				rc = -EINVAL;
+				break;
+			}
+			u = pw->pw_uid;
+		}
+		nv = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!nv) {
+			rc = -ENOMEM;
+			break;
+		}
+		*v = nv;
+		(*v)[(*n)++] = (uint32_t)u;
+	}
+	/* ",," or a trailing comma: an empty name */
+	if (!rc && (strstr(arg, ",,") || arg[0] == ',' ||
+		    arg[strlen(arg) - 1] == ',')) {
+		p_err("--uid: '%s': an empty uid between commas", shown(arg));
+		rc = -EINVAL;
+	}
+	free(copy);
+	if (rc)
+		return rc;
+	qsort(*v, *n, sizeof(**v), uid_cmp);
+	for (i = 0, out = 0; i < *n; i++)
+		if (!out || (*v)[out - 1] != (*v)[i])
+			(*v)[out++] = (*v)[i];
+	*n = out;
 	return 0;
 }
 

@@ -48,6 +48,12 @@ const char *shown(const char *s);
 const char *vigil_securityfs(void);
 /* Parse a decimal unsigned number (whole string, no sign): 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t max, uint64_t *ret);
+/*
+ * --uid UID[,UID...]: numbers or user names (getpwnam), added to *v (*n
+ * of them; sorted, each once). -EINVAL after naming the bad value
+ * (p_err), or -ENOMEM.
+ */
+int parse_uid_list(const char *arg, uint32_t **v, size_t *n);
 /* Make *arr (*cap elements of size bytes) hold at least need: capacity
  * doubled (from 16) and realloc'ed. 0 or -ENOMEM (*arr unchanged). */
 int grow_array(void **arr, size_t *cap, size_t need, size_t size);

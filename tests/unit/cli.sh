@@ -623,6 +623,86 @@ c_generate() {
 	[ ! -e "$cw/none.db" ]
 }
 
+# generate --uid and the uid evidence (issue 14): each rule lists the uids
+# it was seen under, --uid keeps only those uids' observations, and a rule
+# seen only under uids the subject never ran as is flagged. The fixture:
+# /usr/sbin/uidsvc run by systemd as root, dropping to www-data (33), and
+# run again by uid 1000 with its own config; /usr/bin/userprog run by
+# users 1000 (busiest) and 1001.
+c_generate_uids() {
+	local db=$cw/uids.db p=$cw/uids.policy
+	rm -rf "$db"* "$cw/uroot" "$cw/uaa" "$cw/uaa0"
+	mkdir -p "$cw/uroot"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-uids.log
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" -o "$p"
+	grep -q "^vigil: generate: warning: 3 rules seen only under uids the subject never ran as" "$cw/e"
+	grep -q '^# 3 rules marked FLAG: seen only under uids the subject never ran as' "$p"
+	# the uids of each rule, in its comment (the line before it)
+	uids_of() { grep -B2 -- "^	$1\$" "$p" | grep -v FLAG | grep '#' | tail -n 1 | sed -n 's/.*; uids\{0,1\} \([0-9, .]*\)$/\1/p'; }
+	[ "$(uids_of 'file r /etc/uidsvc.conf')" = "0, 33, 1000" ]
+	[ "$(uids_of 'file a /var/log/uidsvc/access.log')" = "33" ]
+	[ "$(uids_of 'net bind inet:stream:80')" = "0" ]
+	[ "$(uids_of 'file r /usr/lib/x86_64-linux-gnu/libc.so\*')" = "0, 1000" ]
+	# merged by a heuristic: the union of its members' uids
+	[ "$(uids_of 'file c /var/lib/uidsvc/state.??????')" = "0, 33" ]
+	[ "$(uids_of 'file r /srv/bob-only')" = "1001" ]
+	# the uids each subject ran as: its system uids, else its busiest
+	grep -q '^# 12 accesses, .*; ran as uids 0, 33$' "$p"
+	grep -q '^# 5 accesses, .*; ran as uid 1000$' "$p"
+	# flagged: exactly the rules seen only under other uids
+	[ "$(grep -A1 '# FLAG: ' "$p" | grep -v '^	#' | grep -v '^--' | tr '\n' '|')" = "	file r /srv/bob-only|	file r /home/*/evil.conf|	file w /home/*/loot|" ]
+	grep -q '^	# FLAG: seen only under uid 1000, never a uid this subject ran as (0, 33): review before keeping it$' "$p"
+	grep -q '^	# FLAG: seen only under uid 1001, never a uid this subject ran as (1000): review' "$p"
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# --uid (a number and a name): rules seen only under other uids are
+	# gone, the others list only these uids, nothing is flagged
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --uid 0,www-data -o "$p"
+	! grep -q FLAG "$p"
+	! grep -q 'evil.conf\|loot\|bob-only\|userprog\|/usr/bin/bash' "$p"
+	[ "$(uids_of 'file r /etc/uidsvc.conf')" = "0, 33" ]
+	[ "$(uids_of 'file r /usr/lib/x86_64-linux-gnu/libc.so\*')" = "0" ]
+	grep -q '; only uids 0,33$' "$p"
+	grep -q '^# 8 accesses, .*; ran as uids 0, 33$' "$p"
+	# repeated --uid adds up; the attacker's view alone has no flag
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --uid 1000 --uid 1001 -o "$p"
+	grep -q '^	file r /home/\*/evil.conf$' "$p"
+	! grep -q FLAG "$p"
+	! grep -q '^	file a /var/log/uidsvc/access.log$' "$p"
+	# bad values: named, exit 2, nothing written
+	rm -f "$p"
+	expect_rc 2 "$VIGIL" --db "$db" generate --uid nosuchuser-vigil -o "$p"
+	grep -q "^vigil: generate: --uid: 'nosuchuser-vigil': no such user$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --uid 0,,33 -o "$p"
+	grep -q "^vigil: generate: --uid: '0,,33': an empty uid between commas$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --uid 4294967295 -o "$p"
+	grep -q "is not a uid (0..4294967294) or a user name" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --uid=-5 -o "$p"
+	grep -q "^vigil: generate: --uid: '-5' is not a uid" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --uid ''
+	[ ! -e "$p" ]
+	# export's shortcut: the same rules and the flags in its header
+	mkdir "$cw/uaa" "$cw/uaa0"
+	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor -o "$cw/uaa"
+	grep -q '^# FLAG: 2 rules of /usr/sbin/uidsvc seen only under uids it never ran as (0, 33), review them: file /home/\*/evil.conf (uid 1000) file /home/\*/loot (uid 1000)$' "$cw/uaa/usr.sbin.uidsvc"
+	grep -q 'evil.conf' "$cw/uaa/usr.sbin.uidsvc"
+	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor --uid root,33 -o "$cw/uaa0"
+	! grep -q 'evil.conf\|loot\|FLAG' "$cw/uaa0/usr.sbin.uidsvc"
+	grep -q '"/etc/uidsvc.conf{,/}" r,' "$cw/uaa0/usr.sbin.uidsvc"
+	[ ! -e "$cw/uaa0/usr.bin.userprog" ]
+	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor --uid nosuchuser-vigil -o "$cw/uaa0"
+	grep -q "^vigil: export: --uid: 'nosuchuser-vigil': no such user$" "$cw/e"
+	# diff: --uid selects the observations compared, missing lines say
+	# their uids and flags
+	printf 'subject /usr/sbin/uidsvc {\n\tfile r /etc/uidsvc.conf\n}\n' > "$cw/u.pol"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/uidsvc "$cw/u.pol"
+	grep -q '^	file r /home/mallory/evil.conf	# count 1, .*; uid 1000; FLAG: never a uid this subject ran as$' "$cw/o"
+	grep -q '^	file a /var/log/uidsvc/access.log	# count 1, .*; uid 33$' "$cw/o"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/uidsvc --uid 1000 "$cw/u.pol"
+	! grep -q 'access.log' "$cw/o"
+	grep -q '^3 needed but missing, 0 allowed but never used$' "$cw/o"
+	expect_rc 2 "$VIGIL" --db "$db" diff --uid x,y "$cw/u.pol"
+}
+
 # diff: the generated policy agrees; an edited one differs (exit 1).
 c_diff() {
 	local db=$cw/gen.db
@@ -999,6 +1079,7 @@ t_cli "load validates before writing" c_load
 t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
+t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
 t_cli "export CANDIDATE: hand edits reach all 5 targets; DB only evidence" c_export_candidate

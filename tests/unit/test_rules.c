@@ -835,7 +835,7 @@ static void test_generate_diff(void **state)
 	assert_non_null(strstr(text, "\t# why: 1 distinct, count 2, first "));
 	assert_non_null(strstr(text, "heuristic: per-pid /proc; blast "
 				     "radius 0 more existing (per-pid /proc: "
-				     "not bounded)\n"
+				     "not bounded); uid 0\n"
 				     "\tfile r /proc/*/status\n"));
 	assert_non_null(strstr(text, "subject /home/users/my\\ tool/bin/run {"));
 	assert_non_null(strstr(text, "\t# runs subject /usr/bin/cat\n"));
