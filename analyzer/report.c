@@ -74,6 +74,14 @@ struct report {
 	size_t obj_cap;
 	long long null_exe_records;		/* exe IS NULL */
 	struct pairset tuples;	/* (object, op access) x (exe, verdict) */
+	/*
+	 * Random-name patterns seen ("EXE\x1fOP ACCESS\x1fPATTERN"), each
+	 * with the object id of its first sighting: a later name that
+	 * generate folds into that rule is no new access (convergence).
+	 */
+	struct strtab rpat;
+	uint32_t *rpat_first;
+	size_t rpat_cap;
 	struct rows rows;
 	bool whole;		/* no --since, --until or --subject */
 	char *first_node;	/* whole: the first record's node */
@@ -171,6 +179,50 @@ static int rows_append(struct report *r, long long t, uint32_t exe,
 	return 0;
 }
 
+/*
+ * Whether the object oid, sighted by exe with op and access aid, is
+ * a new name of a random-name rule generate makes (rules.c: the same
+ * pattern as an earlier sighting, different in at least half of its random
+ * bytes): 1, 0 (a new access), -ENOMEM.
+ */
+static int random_variant(struct report *r, const char *exe, uint32_t oid,
+			  uint32_t aid)
+{
+	const char *obj = r->objects.names[oid];
+	char *pat, *k;
+	uint32_t pid;
+	int rc;
+
+	pat = vigil_random_pattern(obj, &rc);
+	if (!pat)
+		return rc;
+	if (asprintf(&k, "%s\x1f%s\x1f%s", exe, r->opaccs.names[aid],
+		     pat) < 0) {
+		free(pat);
+		return -ENOMEM;
+	}
+	rc = strtab_intern(&r->rpat, k, strlen(k), &pid);
+	free(k);
+	if (rc > 0) {
+		void *p = r->rpat_first;
+
+		if (grow_array(&p, &r->rpat_cap, pid + 1,
+			       sizeof(*r->rpat_first))) {
+			rc = -ENOMEM;
+		} else {
+			r->rpat_first = p;
+			r->rpat_first[pid] = oid;
+			rc = 0;
+		}
+	} else if (!rc) {
+		rc = vigil_random_variant(pat,
+					  r->objects.names[r->rpat_first[pid]],
+					  obj);
+	}
+	free(pat);
+	return rc;
+}
+
 static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 		    const char *op, const char *access, bool denied,
 		    long long t, uint32_t *ret_id)
@@ -201,8 +253,6 @@ static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 		s->first_ms = t;
 	if (t > s->last_ms)
 		s->last_ms = t;
-	if (!denied && t > s->last_new_ms)
-		s->last_new_ms = t;
 
 	/* Distinct accesses: (exe, verdict, op access, object). */
 	if (lo + la + 2 > r->key_cap) {
@@ -225,6 +275,13 @@ static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 		return rc;
 	if (rc)
 		(*(denied ? &s->denied : &s->learned))++;
+	if (!denied) {
+		rc = random_variant(r, exe, oid, aid);
+		if (rc < 0)
+			return rc;
+		if (!rc && t > s->last_new_ms)
+			s->last_new_ms = t;
+	}
 	*ret_id = id;
 	return 0;
 }
@@ -1135,6 +1192,8 @@ static void report_free(struct report *r)
 	strtab_free(&r->exes);
 	strtab_free(&r->objects);
 	strtab_free(&r->opaccs);
+	strtab_free(&r->rpat);
+	free(r->rpat_first);
 	pairset_free(&r->tuples);
 	rows_free(&r->rows);
 	free(r->first_node);

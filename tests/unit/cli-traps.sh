@@ -253,6 +253,55 @@ t15_report_lost_vs_not_ingested() {
 	[ "$(jq .snapshot.not_ingested "$cw/o")" = 3 ]
 }
 
+# Convergence and random names: a service that makes a new mktemp name on
+# every run converges once it does nothing else new (generate folds those
+# names into one state.?????? rule); one that makes a truly new access in
+# its last run is still learning. Ten runs, 100 s apart.
+t15_report_converged_random_names() {
+	local db=$cw/conv.db log=$cw/conv.log i t seq=1 names
+	names=(Ab3dE9 x9Kq2M Qw7eRt Z1x2C3 mN8bV6 pL0kJ4 hG5fD2 tY6uI1 oP3aS7 cV9bN0)
+	rm -f "$db"* "$log"
+	rec() { # TIME EXE OP ACCESS PATH
+		printf 'type=KERNEL_OTHER msg=audit(%s.%03d:%d): vigil=1 seq=%d verdict=learned op=%s access=%s uid=0 exe="%s" path="%s" target=? pid=%d comm="%s"\n' \
+			"$1" $((seq % 1000)) "$seq" "$seq" "$3" "$4" "$2" "$5" $((1000 + seq)) "${2##*/}" >> "$log"
+		seq=$((seq + 1))
+	}
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		t=$((1796300000 + i * 100))
+		for x in rndsvc grower; do
+			if [ $i = 0 ]; then
+				rec $t /usr/bin/$x open r /etc/$x.conf
+			fi
+			rec $t /usr/bin/$x create c /var/lib/$x/state.${names[$i]}
+		done
+	done
+	rec 1796300900 /usr/bin/grower open r /etc/grower-new.conf
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$log"
+	# generate folds the names: one rule each
+	mkdir -p "$cw/convroot"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/convroot"
+	[ "$(grep -c 'state\.??????$' "$cw/o")" = 2 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	[ "$(jq -r '.subjects[] | select(.exe == "/usr/bin/rndsvc") | .converged' "$cw/o")" = true ]
+	[ "$(jq -r '.subjects[] | select(.exe == "/usr/bin/rndsvc") | .last_new_ms' "$cw/o")" = 1796300000002 ]
+	[ "$(jq -r '.subjects[] | select(.exe == "/usr/bin/grower") | .converged' "$cw/o")" = false ]
+	[ "$(jq -r '.subjects[] | select(.exe == "/usr/bin/grower") | .last_new_ms' "$cw/o")" = 1796300900023 ]
+	# the distinct accesses are still all counted
+	[ "$(jq -r '.subjects[] | select(.exe == "/usr/bin/rndsvc") | .learned' "$cw/o")" = 11 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	tr '\n' ' ' < "$cw/o" | tr -s ' ' > "$cw/joined"
+	grep -q '/usr/bin/rndsvc .*converged' "$cw/joined"
+	# names that differ in fewer than half of their random bytes are
+	# new accesses (python2/python3-like, not mktemp): still learning
+	rm -f "$db"* "$log"
+	seq=1
+	rec 1796300000 /usr/bin/near create c /var/lib/near/state.Ab3dE9
+	rec 1796300900 /usr/bin/near create c /var/lib/near/state.Ab3dE8
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$log"
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	[ "$(jq -r '.subjects[0].converged' "$cw/o")" = false ]
+}
+
 # load -n checks net objects as the kernel writes them.
 t15_load_net_objects() {
 	local o
@@ -372,6 +421,7 @@ t_cli "traps: read-only verbs on a read-only database; no database made from not
 t_cli "traps: report -o FILE for text/JSON; bad dates, empty window, unknown subject exit 2" t15_report_options
 t_cli "traps: text report marks every cut" t15_report_text_cuts
 t_cli "traps: report tells lost records from not ingested yet" t15_report_lost_vs_not_ingested
+t_cli "traps: report: new random names each run are no new access for convergence" t15_report_converged_random_names
 t_cli "traps: load -n checks net families, types and ports" t15_load_net_objects
 t_cli "traps: a newline in the --db path is refused, not a bug" t15_db_path_newline
 t_cli "traps: one message prefix naming the cause and the bad value" t15_messages
