@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <libaudit.h>
 
 #include "vigil.h"
 #include "policy.h"
@@ -343,11 +346,68 @@ int vigil_learned_parse(char *line, struct vigil_tuple *t)
 	return 0;
 }
 
+/*
+ * Audit's own lost counter (AUDIT_GET through libaudit, as auditctl -s
+ * reads it): 0 and *ret, or -errno (no CAP_AUDIT_CONTROL, no audit).
+ * $VIGIL_AUDIT_LOST (tests only): that number, or an errno name's value
+ * when it is "EPERM".
+ */
+static int audit_lost_read(int64_t *ret)
+{
+	const char *env = getenv("VIGIL_AUDIT_LOST");
+	struct audit_reply rep;
+	struct pollfd pfd;
+	uint64_t v;
+	int fd, rc, tries;
+
+	if (env) {
+		if (!strcmp(env, "EPERM"))
+			return -EPERM;
+		if (parse_u64(env, UINT32_MAX, &v))
+			return -EINVAL;
+		*ret = (int64_t)v;
+		return 0;
+	}
+	fd = audit_open();
+	if (fd < 0)
+		return errno ? -errno : -EIO;
+	rc = audit_request_status(fd);
+	if (rc <= 0) {
+		rc = errno ? -errno : -EIO;
+		audit_close(fd);
+		return rc;
+	}
+	/* the kernel answers at once; give up after 2 s of silence */
+	for (tries = 0; tries < 20; tries++) {
+		pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+		rc = poll(&pfd, 1, 100);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		rc = audit_get_reply(fd, &rep, GET_REPLY_NONBLOCKING, 0);
+		if (rc <= 0)
+			continue;
+		if (rep.type == NLMSG_ERROR && rep.error && rep.error->error) {
+			audit_close(fd);
+			return rep.error->error;
+		}
+		if (rep.type == AUDIT_GET && rep.status) {
+			*ret = rep.status->lost;
+			audit_close(fd);
+			return 0;
+		}
+	}
+	audit_close(fd);
+	return -ETIMEDOUT;
+}
+
 int do_snapshot(int argc, char **argv)
 {
 	struct vigil_store *store = NULL;
-	int64_t snap, tuples, missing;
-	char *text = NULL, *line, *next, err[256];
+	int64_t snap, tuples, missing, alost = -1;
+	char *text = NULL, *line, *next, err[256], abuf[80];
+	int arc;
 	unsigned int lineno = 0, bad = 0;
 	int64_t pos = 0;
 	int first, ret = EXIT_USAGE;
@@ -388,13 +448,26 @@ int do_snapshot(int argc, char **argv)
 		if (vigil_store_add_tuple(store, snap, ++pos, &t))
 			goto out_db;
 	}
+	arc = audit_lost_read(&alost);
+	if (arc) {
+		alost = -1;
+		p_warn("audit's own lost counter not read: %s",
+		       strerror(-arc));
+	}
 	if (vigil_store_snapshot_end(store, snap, &tuples, &missing) ||
+	    vigil_store_snapshot_audit_lost(store, snap, alost) ||
 	    vigil_store_commit(store))
 		goto out_db;
+	if (alost >= 0)
+		snprintf(abuf, sizeof(abuf), "; audit lost %lld records since "
+			 "boot", (long long)alost);
+	else
+		snprintf(abuf, sizeof(abuf), "; audit's lost counter not read");
 	printf("vigil snapshot: %lld tuples in the kernel table, %lld "
-	       "missing from the database%s; %u malformed\n",
+	       "missing from the database%s; %u malformed%s\n",
 	       (long long)tuples, (long long)missing,
-	       missing ? " (audit records lost or not ingested yet)" : "", bad);
+	       missing ? " (audit records lost or not ingested yet)" : "", bad,
+	       abuf);
 	ret = missing || bad ? EXIT_FINDING : EXIT_OK;
 	goto out;
 out_db:

@@ -67,6 +67,8 @@ struct report {
 	 * it (not ingested yet) */
 	long long snap_lost, snap_later, max_seq;
 	bool have_snap;
+	/* audit's own lost counter at the snapshot, -1: not read */
+	long long audit_lost;
 	long long seq_gaps;	/* -1: not computable (several boots) */
 
 	struct strtab exes, objects, opaccs;	/* opaccs: "op access" */
@@ -477,8 +479,10 @@ static int load(struct report *r)
 	/* Loss: the latest snapshot's unmatched tuples, and seq gaps. A
 	 * tuple without a record whose seq is above the last one ingested
 	 * was only not ingested yet; at or below it, its record was lost. */
+	r->audit_lost = -1;
 	if (sqlite3_prepare_v2(r->db, "SELECT tuples, missing, "
-			       "(SELECT coalesce(max(seq), 0) FROM records) "
+			       "(SELECT coalesce(max(seq), 0) FROM records), "
+			       "coalesce(audit_lost, -1) "
 			       "FROM snapshots ORDER BY id DESC LIMIT 1", -1,
 			       &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
@@ -486,6 +490,7 @@ static int load(struct report *r)
 			r->snap_tuples = sqlite3_column_int64(st, 0);
 			r->snap_missing = sqlite3_column_int64(st, 1);
 			r->max_seq = sqlite3_column_int64(st, 2);
+			r->audit_lost = sqlite3_column_int64(st, 3);
 		}
 		sqlite3_finalize(st);
 	}
@@ -910,6 +915,7 @@ static void loss_line(const struct report *r, char *buf, size_t size)
 {
 	char snap[256] = "no kernel snapshot (run vigil snapshot)";
 	char gaps[64] = "n/a (records of several boots)";
+	char audit[128] = "";
 
 	if (r->have_snap && !r->snap_missing)
 		snprintf(snap, sizeof(snap), "none of %lld kernel tuples",
@@ -922,13 +928,22 @@ static void loss_line(const struct report *r, char *buf, size_t size)
 			 r->snap_later);
 	if (r->seq_gaps >= 0)
 		snprintf(gaps, sizeof(gaps), "%lld", r->seq_gaps);
-	snprintf(buf, size, "lost records: %s; seq gaps: %s", snap, gaps);
+	if (r->have_snap && r->audit_lost >= 0)
+		snprintf(audit, sizeof(audit), "; audit's own lost counter at "
+			 "the snapshot: %lld since boot (every program's "
+			 "records)", r->audit_lost);
+	else if (r->have_snap)
+		snprintf(audit, sizeof(audit), "; audit's own lost counter: "
+			 "not read by the snapshot");
+	snprintf(buf, size, "lost records: %s; seq gaps: %s%s", snap, gaps,
+		 audit);
 }
 
 static int out_html(struct report *r, const char *dir)
 {
-	char path[PATH_MAX], a[32], b[32], c[32], loss[512];
-	bool lost = (r->have_snap && r->snap_lost) || r->seq_gaps > 0;
+	char path[PATH_MAX], a[32], b[32], c[32], loss[768];
+	bool lost = (r->have_snap && (r->snap_lost || r->audit_lost > 0)) ||
+		    r->seq_gaps > 0;
 	size_t i;
 	FILE *f;
 
@@ -1037,7 +1052,7 @@ static void put_tail(FILE *f, const char *s, int width)
 
 static void out_text(struct report *r, FILE *f)
 {
-	char a[32], b[32], loss[512];
+	char a[32], b[32], loss[768];
 	size_t i;
 
 	fprintf(f, "vigil report: %s .. %s\n", iso(r->first_ms, a, sizeof(a)),
@@ -1074,9 +1089,13 @@ static void out_json(struct report *r, FILE *f)
 	if (r->have_snap)
 		fprintf(f, "\"snapshot\":{\"tuples\":%lld,\"missing\":%lld,"
 			"\"lost\":%lld,\"not_ingested\":%lld,"
-			"\"last_ingested_seq\":%lld},", r->snap_tuples,
+			"\"last_ingested_seq\":%lld,", r->snap_tuples,
 			r->snap_missing, r->snap_lost, r->snap_later,
 			r->max_seq);
+	if (r->have_snap && r->audit_lost >= 0)
+		fprintf(f, "\"audit_lost\":%lld},", r->audit_lost);
+	else if (r->have_snap)
+		fputs("\"audit_lost\":null},", f);
 	else
 		fputs("\"snapshot\":null,", f);
 	if (r->seq_gaps >= 0)

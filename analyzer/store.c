@@ -626,6 +626,24 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
+int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
+				    int64_t lost)
+{
+	static const char upd[] =
+		"UPDATE snapshots SET audit_lost = ? WHERE id = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, upd, -1, &st, NULL))
+		return -EIO;
+	if (lost >= 0)
+		sqlite3_bind_int64(st, 1, lost);
+	sqlite3_bind_int64(st, 2, snap);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
 struct sqlite3 *vigil_store_sqlite(struct vigil_store *s)
 {
 	return s->db;

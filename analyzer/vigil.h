@@ -165,6 +165,9 @@ int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
 /* Count the snapshot's tuples and the recorded ones no record matches. */
 int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 			     int64_t *ret_tuples, int64_t *ret_missing);
+/* Store audit's own lost counter with the snapshot (-1: not read, NULL). */
+int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
+				    int64_t lost);
 /* The SQLite handle, for read-only queries of other files (rules.c). */
 struct sqlite3;
 struct sqlite3 *vigil_store_sqlite(struct vigil_store *s);
