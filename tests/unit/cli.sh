@@ -794,7 +794,7 @@ c_export() {
 	expect_rc 2 "$VIGIL" run --landlock "$cw/no-such.json" -- true
 	echo '{"abi": 1,}' > "$cw/bad.json"
 	expect_rc 2 "$VIGIL" run --landlock "$cw/bad.json" -- true
-	grep -q "bad.json: line 1: expected a key" "$cw/e"
+	grep -q "bad.json: line 1, column 11: string or '}' expected near '}'" "$cw/e"
 	expect_rc 2 "$VIGIL" run --landlock "$cw/bad.json"
 	expect_rc 2 "$VIGIL" run -- true
 	expect_rc 0 "$VIGIL" run -h

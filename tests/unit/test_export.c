@@ -564,32 +564,42 @@ static void test_landlock_reader(void **state)
 	static const struct {
 		const char *text, *err;
 	} bad[] = {
-		{ "", "line 1: unexpected end of file" },
-		{ "[]", "line 1: top level: expected an object" },
-		{ "{}", "line 1: empty configuration" },
-		{ "{\"abi\":2,\"x\":1}", "line 1: top level: unknown key 'x'" },
-		{ "{\"abi\":2,\"abi\":3}", "line 1: duplicate key 'abi'" },
-		{ "{\"abi\":-1}", "line 1: negative number" },
-		{ "{\"abi\":0}", "line 1: abi: expected a positive integer" },
+		{ "", "line 1, column 0: '[' or '{' expected near end of file" },
+		{ "[]", "top level: expected an object" },
+		{ "{}", "top level: empty configuration" },
+		{ "{\"abi\":2,\"x\":1}", "top level: unknown key 'x'" },
+		{ "{\"abi\":2,\"abi\":3}",
+		  "line 1, column 14: duplicate object key near '\"abi\"'" },
+		{ "{\"abi\":-1}", "abi: expected a positive integer" },
+		{ "{\"abi\":0}", "abi: expected a positive integer" },
 		{ "{\"ruleset\":[{\"handledAccessFs\":[\"abi.all\"]}]}",
-		  "line 1: 'abi.all' needs \"abi\"" },
+		  "ruleset[0].handledAccessFs: 'abi.all' needs \"abi\"" },
 		{ "{\"abi\":2,\n\"ruleset\":[{\"handledAccessFs\":[\"rd\"]}]}",
-		  "line 2: handledAccessFs: unknown access 'rd'" },
-		{ "{\"abi\":2,\"ruleset\":[{}]}", "line 1: ruleset: empty" },
+		  "ruleset[0].handledAccessFs: unknown access 'rd'" },
+		{ "{\"abi\":2,\"ruleset\":[{\"handledAccessFs\":[\"make_reg\",3]}]}",
+		  "ruleset[0].handledAccessFs[1]: expected a string" },
+		{ "{\"abi\":2,\"ruleset\":[{}]}", "ruleset[0]: empty object" },
 		{ "{\"abi\":2,\"pathBeneath\":[{\"parent\":[\"/\"]}]}",
-		  "line 1: pathBeneath: needs" },
+		  "pathBeneath[0]: needs \"allowedAccess\" and \"parent\"" },
 		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":"
-		  "[\"read_file\"],\"parent\":[1]}]}",
-		  "line 1: parent: expected a path" },
+		  "[\"read_file\"],\"parent\":[\"/a\",1]}]}",
+		  "pathBeneath[0].parent[1]: expected a path" },
 		{ "{\"abi\":4,\"netPort\":[{\"allowedAccess\":[\"bind_tcp\"],"
-		  "\"port\":[65536]}]}", "line 1: port: expected 0..65535" },
-		{ "{\"abi\":2} x", "line 1: text after the JSON value" },
+		  "\"port\":[80,65536]}]}", "netPort[0].port[1]: expected 0..65535" },
+		{ "{\"abi\":2} x", "line 1, column 11: end of file expected" },
 		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":[\"x\"],"
-		  "\"parent\":[\"/a\001\"]}]}", "control character" },
-		{ "{\"abi\":2.5}", "expected an integer" },
-		{ "{\"abi\":2,\"variable\":[]}", "not supported" },
+		  "\"parent\":[\"/a\001\"]}]}", "control character 0x1" },
+		{ "{\"abi\":2.5}", "abi: expected an integer" },
+		{ "{\"abi\":99999999999999999999999}", "too big integer" },
+		{ "{\"abi\":2,\"variable\":[]}", "variable: not supported" },
 		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":"
-		  "[\"read_file\"],\"parent\":[\"\\ud800\"]}]}", "bad escape" },
+		  "[\"read_file\"],\"parent\":[\"\\ud800\"]}]}",
+		  "invalid Unicode '\\uD800'" },
+		{ "{\"abi\":2,\"pathBeneath\":[{\"allowedAccess\":"
+		  "[\"read_file\"],\"parent\":[\"a\\u0000b\"]}]}",
+		  "line 1, column 75: \\u0000 is not allowed" },
+		{ "{\"abi\":2,\n\"netPort\":[{\"allowedAccess\":[\"bind_tcp\"],"
+		  "\n\"port\":[1,]}]}", "line 3, column 11: " },
 	};
 	const char *good;
 	char err[256];
