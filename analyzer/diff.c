@@ -352,43 +352,23 @@ int do_diff(int argc, char **argv)
 	struct vigil_store *store = NULL;
 	struct ptext pt = { 0 };
 	const char *file, *db;
-	char **subjects = NULL, *text = NULL;
-	size_t nsubjects = 0, len, nmiss = 0, nunused = 0, i;
+	char *text = NULL;
+	size_t len, nmiss = 0, nunused = 0;
 	unsigned int line = 0;
 	struct vigil_rules_opts ro = { .strict = true };
-	uint32_t *uids = NULL;
-	size_t nuids = 0;
+	struct verb_opts vo;
 	int c, rc, ret = EXIT_USAGE;
 
-	subjects = calloc(argc, sizeof(*subjects));
-	if (!subjects) {
-		p_err("out of memory");
+	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
-	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
-		case 's':
-			subjects[nsubjects++] = optarg;
-			break;
-		case 'u':
-			if (parse_uid_list(optarg, &uids, &nuids))
-				goto out;
-			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			ret = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			goto out;
-		}
+	c = verb_getopt(argc, argv, "+h", opts, &vo);
+	if (c) {
+		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		verb_usage_error(&vo);
 		goto out;
 	}
 	file = argv[optind];
@@ -413,29 +393,19 @@ int do_diff(int argc, char **argv)
 		goto out;
 	}
 	db = vigil_db_path();
-	if (open_store_existing(db, &store))
+	if (open_store_existing(db, &store) ||
+	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
-	for (i = 0; i < nsubjects; i++) {
-		rc = vigil_rules_subject_known(store, subjects[i]);
-		if (rc < 0) {
-			p_err("%s: %s", db, vigil_store_errmsg(store));
-			goto out;
-		}
-		if (!rc) {
-			p_err("subject '%s' was never observed", subjects[i]);
-			goto out;
-		}
-	}
-	ro.uids = uids;
-	ro.nuids = nuids;
-	rc = vigil_rules_load_opts(store, subjects, nsubjects, &ro, &rs, NULL,
-				   0);
+	ro.uids = vo.uids;
+	ro.nuids = vo.nuids;
+	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &ro, &rs,
+				   NULL, 0);
 	if (rc) {
 		p_err("%s: %s", db,
 		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
 		goto out;
 	}
-	rc = compare(&rs, pol, &pt, file, nsubjects > 0, stdout, &nmiss,
+	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0, stdout, &nmiss,
 		     &nunused);
 	if (rc) {
 		p_err("%s: the parser and the rule listing disagree (a bug)",
@@ -455,7 +425,6 @@ out:
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);
 	free(text);
-	free(subjects);
-	free(uids);
+	verb_opts_free(&vo);
 	return ret;
 }

@@ -680,24 +680,14 @@ static int load_observed(char *const *subjects, size_t nsubjects,
 			 struct export_opts *eo, struct vigil_ruleset *rs)
 {
 	struct vigil_store *store = NULL;
-	size_t i;
 	int rc;
 
 	eo->db = vigil_db_path();
 	if (open_store_existing(eo->db, &store))
 		return -EINVAL;
-	for (i = 0; i < nsubjects; i++) {
-		rc = vigil_rules_subject_known(store, subjects[i]);
-		if (rc < 0) {
-			p_err("%s: %s", eo->db, vigil_store_errmsg(store));
-			goto out;
-		}
-		if (!rc) {
-			p_err("subject '%s' was never observed", subjects[i]);
-			rc = -ENOENT;
-			goto out;
-		}
-	}
+	rc = verb_subjects_known(store, eo->db, subjects, nsubjects);
+	if (rc)
+		goto out;
 	{
 		/* what vigil generate makes by default */
 		struct vigil_rules_opts ro = {
@@ -755,28 +745,18 @@ int do_export(int argc, char **argv)
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	const char *dir = ".", *to = NULL;
-	char **subjects = NULL;
-	size_t nsubjects = 0, i, nuids = 0;
+	struct verb_opts vo;
+	size_t i;
 	int c, rc, t = -1, ret = EXIT_USAGE;
-	uint32_t *uids = NULL;
 	uint64_t abi;
 
-	subjects = calloc(argc, sizeof(*subjects));
-	if (!subjects) {
-		p_err("out of memory");
+	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
-	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = verb_getopt(argc, argv, "+o:h", opts, &vo)) > 0) {
 		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
 		case 't':
 			to = optarg;
-			break;
-		case 's':
-			subjects[nsubjects++] = optarg;
 			break;
 		case 'S':
 			eo.strict = true;
@@ -792,28 +772,21 @@ int do_export(int argc, char **argv)
 			}
 			eo.landlock_abi = (unsigned int)abi;
 			break;
-		case 'u':
-			if (parse_uid_list(optarg, &uids, &nuids))
-				goto out;
-			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			ret = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			goto out;
 		}
+	}
+	if (c < 0) {
+		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
 	}
 	if (optind + 1 < argc || !to) {
 		if (!to)
 			p_err("--to TARGET is required");
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		verb_usage_error(&vo);
 		goto out;
 	}
 	if (optind < argc) {
 		eo.candidate = argv[optind];
-		if (eo.strict || nuids) {
+		if (eo.strict || vo.nuids) {
 			p_err("%s applies to the shortcut only "
 			      "(a candidate's rules are exported as written)",
 			      eo.strict ? "--strict" : "--uid");
@@ -829,15 +802,16 @@ int do_export(int argc, char **argv)
 		goto out;
 	}
 	rc = eo.candidate ?
-		export_load_candidate(eo.candidate, subjects, nsubjects, &eo,
-				      &rs) :
-		load_observed(subjects, nsubjects, uids, nuids, &eo, &rs);
+		export_load_candidate(eo.candidate, vo.subjects, vo.nsubjects,
+				      &eo, &rs) :
+		load_observed(vo.subjects, vo.nsubjects, vo.uids, vo.nuids,
+			      &eo, &rs);
 	if (rc)
 		goto out;
 	if (!rs.nsubjects) {
 		p_err("%s: nothing to export", eo.candidate ?
 		      "the candidate names no subject" :
-		      nsubjects ? "nothing observed for these subjects" :
+		      vo.nsubjects ? "nothing observed for these subjects" :
 				  "nothing observed");
 		ret = EXIT_FINDING;
 		goto out;
@@ -858,7 +832,6 @@ int do_export(int argc, char **argv)
 out:
 	export_files_free(&files);
 	vigil_ruleset_free(&rs);
-	free(subjects);
-	free(uids);
+	verb_opts_free(&vo);
 	return ret;
 }

@@ -303,32 +303,22 @@ int do_generate(int argc, char **argv)
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
+	struct verb_opts vo;
 	const char *out = NULL, *db;
-	char **subjects = NULL, *text = NULL, *made_from = NULL;
-	size_t nsubjects = 0, len = 0, i, owned = 0;
+	char *text = NULL, *made_from = NULL;
+	size_t len = 0, i, owned = 0;
 	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
 	char err[512] = "";
 	long long ms;
 	uint64_t v;
 	bool children = false;
-	uint32_t *uids = NULL;
-	size_t nuids = 0;
 	int c, rc, ret = EXIT_USAGE;
 
-	subjects = calloc(argc, sizeof(*subjects));
-	if (!subjects) {
-		p_err("out of memory");
+	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
-	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = verb_getopt(argc, argv, "+o:h", opts, &vo)) > 0) {
 		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
-		case 's':
-			subjects[nsubjects++] = optarg;
-			break;
 		case 'S':
 			ro.strict = true;
 			break;
@@ -371,39 +361,22 @@ int do_generate(int argc, char **argv)
 		case 'C':
 			children = true;
 			break;
-		case 'u':
-			if (parse_uid_list(optarg, &uids, &nuids))
-				goto out;
-			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			ret = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			goto out;
 		}
 	}
+	if (c < 0) {
+		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
 	if (optind != argc) {
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		verb_usage_error(&vo);
 		goto out;
 	}
 	db = vigil_db_path();
-	if (open_store_existing(db, &store))
+	if (open_store_existing(db, &store) ||
+	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
-	for (i = 0; i < nsubjects; i++) {
-		rc = vigil_rules_subject_known(store, subjects[i]);
-		if (rc < 0) {
-			p_err("%s: %s", db, vigil_store_errmsg(store));
-			goto out;
-		}
-		if (!rc) {
-			p_err("subject '%s' was never observed", subjects[i]);
-			goto out;
-		}
-	}
-	if (children && nsubjects) {
-		rc = add_children(store, &subjects, &nsubjects, &owned);
+	if (children && vo.nsubjects) {
+		rc = add_children(store, &vo.subjects, &vo.nsubjects, &owned);
 		if (rc) {
 			p_err("%s: %s", db, rc == -EIO ?
 			      vigil_store_errmsg(store) : strerror(-rc));
@@ -412,10 +385,10 @@ int do_generate(int argc, char **argv)
 	}
 	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
 		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
-	ro.uids = uids;
-	ro.nuids = nuids;
-	rc = vigil_rules_load_opts(store, subjects, nsubjects, &ro, &rs, err,
-				   sizeof(err));
+	ro.uids = vo.uids;
+	ro.nuids = vo.nuids;
+	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &ro, &rs,
+				   err, sizeof(err));
 	if (rc) {
 		if (err[0])
 			p_err("%s", err);
@@ -446,12 +419,12 @@ int do_generate(int argc, char **argv)
 			p_err("out of memory");
 			goto out;
 		}
-		for (i = 0; i < nuids; i++) {
+		for (i = 0; i < vo.nuids; i++) {
 			char *m;
 
 			if (asprintf(&m, "%s%s%u", made_from,
 				     i ? "," : "; only uids ",
-				     (unsigned int)uids[i]) < 0) {
+				     (unsigned int)vo.uids[i]) < 0) {
 				p_err("out of memory");
 				goto out;
 			}
@@ -497,7 +470,8 @@ int do_generate(int argc, char **argv)
 	}
 	if (!rs.nsubjects)
 		p_warn("nothing observed%s: the policy names no subject",
-		       nsubjects || nuids ? " for these subjects and uids" :
+		       vo.nsubjects || vo.nuids ?
+		       " for these subjects and uids" :
 		       "");
 	if (rs.flagged)
 		p_warn("%llu rule%s seen only under uids the subject never "
@@ -505,14 +479,13 @@ int do_generate(int argc, char **argv)
 		       (unsigned long long)rs.flagged, plural(rs.flagged));
 	ret = EXIT_OK;
 out:
-	for (i = nsubjects - owned; i < nsubjects; i++)
-		free(subjects[i]);
+	for (i = vo.nsubjects - owned; i < vo.nsubjects; i++)
+		free(vo.subjects[i]);
 	vigil_policy_free(pol);
 	free(made_from);
 	free(text);
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);
-	free(subjects);
-	free(uids);
+	verb_opts_free(&vo);
 	return ret;
 }

@@ -1243,22 +1243,15 @@ int do_report(int argc, char **argv)
 	struct report r = { .since_ms = LLONG_MIN, .until_ms = LLONG_MAX };
 	const char *dir = NULL, *format = "html";
 	struct vigil_store *store = NULL;
-	char **subjects;
+	struct verb_opts vo;
 	size_t i, len;
 	int c, rc, ret = EXIT_USAGE;
 
-	subjects = calloc(argc + 1, sizeof(*subjects));
-	if (!subjects)
+	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = verb_getopt(argc, argv, "o:h", opts, &vo)) > 0) {
 		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
-		case 's':
-			subjects[r.nsubjects++] = optarg;
-			break;
 		case 'S':
 		case 'U':
 			if (report_parse_time(optarg, c == 'S' ? &r.since_ms :
@@ -1275,19 +1268,17 @@ int do_report(int argc, char **argv)
 		case 'f':
 			format = optarg;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			ret = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			goto out;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
+	if (c < 0) {
+		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
+	if (optind != argc) {
+		verb_usage_error(&vo);
+		goto out;
+	}
+	r.nsubjects = vo.nsubjects;
 	if (strcmp(format, "html") && strcmp(format, "text") &&
 	    strcmp(format, "json")) {
 		p_err("--format %s: unknown format (html, text or json)",
@@ -1298,7 +1289,7 @@ int do_report(int argc, char **argv)
 		p_err("--since is after --until: the window is empty");
 		goto out;
 	}
-	r.subjects = subjects;
+	r.subjects = vo.subjects;
 	len = 64 + r.nsubjects * 2;
 	r.where = malloc(len);
 	if (!r.where)
@@ -1310,20 +1301,10 @@ int do_report(int argc, char **argv)
 			strcat(r.where, i ? ",?" : "?");
 		strcat(r.where, ")");
 	}
-	if (open_store_existing(vigil_db_path(), &store))
+	if (open_store_existing(vigil_db_path(), &store) ||
+	    verb_subjects_known(store, vigil_db_path(), vo.subjects,
+				vo.nsubjects))
 		goto out;
-	for (i = 0; i < r.nsubjects; i++) {
-		rc = vigil_rules_subject_known(store, subjects[i]);
-		if (rc < 0) {
-			p_err("--db %s: %s", vigil_db_path(),
-			      vigil_store_errmsg(store));
-			goto out;
-		}
-		if (!rc) {
-			p_err("subject '%s' was never observed", subjects[i]);
-			goto out;
-		}
-	}
 	r.db = vigil_store_sqlite(store);
 	if (isatty(2))
 		fprintf(stderr, "%s: report: reading %s...\r", progname,
@@ -1392,6 +1373,6 @@ int do_report(int argc, char **argv)
 out:
 	report_free(&r);
 	vigil_store_close(store);
-	free(subjects);
+	verb_opts_free(&vo);
 	return ret;
 }

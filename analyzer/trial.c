@@ -431,27 +431,18 @@ int do_trial(int argc, char **argv)
 		"  not in the test kernel: see docs/export.md.";
 	const char *dir = "trial-apparmor", *to = NULL, *report = NULL;
 	struct state s = { 0 };
-	char **subjects;
-	size_t nsubjects = 0, n = 0;
+	struct verb_opts vo;
+	size_t n = 0;
 	bool stop = false;
 	int c, rc, ret = EXIT_USAGE;
 
-	subjects = calloc(argc, sizeof(*subjects));
-	if (!subjects) {
-		p_err("out of memory");
+	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
-	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = verb_getopt(argc, argv, "+o:h", opts, &vo)) > 0) {
 		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
 		case 't':
 			to = optarg;
-			break;
-		case 's':
-			subjects[nsubjects++] = optarg;
 			break;
 		case 'o':
 			dir = optarg;
@@ -462,18 +453,15 @@ int do_trial(int argc, char **argv)
 		case 'r':
 			report = optarg;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			ret = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			goto out;
 		}
+	}
+	if (c < 0) {
+		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
 	}
 	if (report) {
 		if (optind != argc || to) {
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
+			verb_usage_error(&vo);
 			goto out;
 		}
 		if (state_read(report, &s))
@@ -497,7 +485,7 @@ int do_trial(int argc, char **argv)
 	if (optind + 1 != argc || !to) {
 		if (!to)
 			p_err("trial: --to apparmor is required");
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
+		verb_usage_error(&vo);
 		goto out;
 	}
 	if (strcmp(to, "apparmor")) {
@@ -506,10 +494,10 @@ int do_trial(int argc, char **argv)
 		      "and systemd have no permissive mode)", to);
 		goto out;
 	}
-	if (!trial_start(dir, argv[optind], subjects, nsubjects))
+	if (!trial_start(dir, argv[optind], vo.subjects, vo.nsubjects))
 		ret = EXIT_OK;
 out:
 	state_free(&s);
-	free(subjects);
+	verb_opts_free(&vo);
 	return ret;
 }

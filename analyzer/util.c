@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "vigil.h"
+#include "rules.h"
 
 const char *vigil_db_opt;
 const char *progname = "vigil";
@@ -375,6 +376,91 @@ int open_store_existing(const char *path, struct vigil_store **ret)
 	if (rc)
 		p_err("--db %s: %s", shown(path), err);
 	return rc;
+}
+
+int verb_opts_init(struct verb_opts *v, const char *usage, int argc)
+{
+	memset(v, 0, sizeof(*v));
+	v->usage = usage;
+	v->subjects = calloc(argc + 1, sizeof(*v->subjects));
+	if (!v->subjects) {
+		p_err("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int verb_opt(struct verb_opts *v, int c)
+{
+	switch (c) {
+	case 'd':
+		vigil_db_opt = optarg;
+		return VERB_OPT_DONE;
+	case 's':
+		v->subjects[v->nsubjects++] = optarg;
+		return VERB_OPT_DONE;
+	case 'u':
+		return parse_uid_list(optarg, &v->uids, &v->nuids) ?
+			VERB_OPT_EXIT_USAGE : VERB_OPT_DONE;
+	case 'h':
+		printf("usage: %s %s\n", progname, v->usage);
+		return VERB_OPT_EXIT_OK;
+	case '?':
+	case ':':
+		return verb_usage_error(v) ? VERB_OPT_EXIT_USAGE : 0;
+	default:
+		return VERB_OPT_OTHER;
+	}
+}
+
+int verb_getopt(int argc, char **argv, const char *optstring,
+		const struct option *opts, struct verb_opts *v)
+{
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+		rc = verb_opt(v, c);
+		if (rc == VERB_OPT_OTHER)
+			return c;
+		if (rc == VERB_OPT_EXIT_OK)
+			return VERB_GETOPT_HELP;
+		if (rc == VERB_OPT_EXIT_USAGE)
+			return VERB_GETOPT_ERROR;
+	}
+	return 0;
+}
+
+int verb_usage_error(const struct verb_opts *v)
+{
+	fprintf(stderr, "usage: %s %s\n", progname, v->usage);
+	return EXIT_USAGE;
+}
+
+void verb_opts_free(struct verb_opts *v)
+{
+	free(v->subjects);
+	free(v->uids);
+	memset(v, 0, sizeof(*v));
+}
+
+int verb_subjects_known(struct vigil_store *store, const char *db,
+			char *const *subjects, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		rc = vigil_rules_subject_known(store, subjects[i]);
+		if (rc < 0) {
+			p_err("%s: %s", db, vigil_store_errmsg(store));
+			return -EIO;
+		}
+		if (!rc) {
+			p_err("subject '%s' was never observed", subjects[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
 }
 
 /*

@@ -64,6 +64,45 @@ uint64_t fnv1a64(const void *data, size_t len, uint64_t h);
 int read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len);
 /* Common option handling for a verb: --db PATH and -h. */
 int verb_getopt_db(int argc, char **argv, const char *usage);
+struct vigil_store;
+/*
+ * The options the verbs reading observations share, each verb's
+ * getopt_long table mapping them to these letters: 'd' --db PATH, 's'
+ * --subject EXE (repeatable), 'u' --uid UID[,UID...], 'h' --help.
+ */
+struct verb_opts {
+	const char *usage;
+	char **subjects;	/* argc + 1 slots */
+	size_t nsubjects;
+	uint32_t *uids;		/* sorted, each once */
+	size_t nuids;
+};
+enum {
+	VERB_OPT_DONE = 1,	/* a shared option, handled */
+	VERB_OPT_OTHER,		/* the verb's own: its switch handles it */
+	VERB_OPT_EXIT_OK,	/* --help printed: return EXIT_OK */
+	VERB_OPT_EXIT_USAGE,	/* an error named (or usage): EXIT_USAGE */
+};
+int verb_opts_init(struct verb_opts *v, const char *usage, int argc);
+/* Handle getopt_long's result c: a VERB_OPT_* value. */
+int verb_opt(struct verb_opts *v, int c);
+/*
+ * getopt_long (optind set by the caller) with the shared options handled:
+ * the next option of the verb's own, 0 at the end, or VERB_GETOPT_HELP
+ * (printed: exit 0) or VERB_GETOPT_ERROR (named: exit 2).
+ */
+#define VERB_GETOPT_HELP (-1)
+#define VERB_GETOPT_ERROR (-2)
+struct option;
+int verb_getopt(int argc, char **argv, const char *optstring,
+		const struct option *opts, struct verb_opts *v);
+/* Print the usage to stderr: EXIT_USAGE. */
+int verb_usage_error(const struct verb_opts *v);
+void verb_opts_free(struct verb_opts *v);
+/* Every named subject was observed in store (named db): 0, or -ENOENT /
+ * -EIO after saying so. */
+int verb_subjects_known(struct vigil_store *store, const char *db,
+			char *const *subjects, size_t n);
 
 /* record.c: audit records as vigil sees them (no logging here). */
 enum rec_kind {
