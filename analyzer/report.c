@@ -2,6 +2,8 @@
 /*
  * vigil analyzer: vigil report: what was learned and what would be denied,
  * from the database, as an HTML page with gnuplot charts, text or JSON.
+ * This file: the verb and the scan of the window (charts:
+ * report_charts.c, outputs: report_out.c).
  *
  * Everything the report shows comes from one scan of the window's records,
  * aggregated here with hash tables (intern.h): SQL's GROUP BY and
@@ -21,76 +23,9 @@
 #include <sqlite3.h>
 
 #include "intern.h"
+#include "report.h"
 #include "rules.h"
 #include "vigil.h"
-
-#define TOP_N 10
-#define CURVE_SUBJECTS 6
-#define BUCKETS 40
-#define CURVE_POINTS 2000
-#define NO_EXE UINT32_MAX
-
-struct subj_row {
-	const char *exe;	/* in report.exes */
-	uint32_t id;		/* its id there */
-	long long learned, denied, records;
-	long long first_ms, last_ms, last_new_ms;	/* last_new_ms -1: none */
-};
-
-struct top_row {
-	const char *name;	/* in report.exes or report.objects */
-	long long n;
-};
-
-/* The window's records in scan order: what the charts are drawn from. */
-struct rows {
-	long long *time_ms;
-	uint32_t *exe;		/* id in report.exes, NO_EXE for none */
-	unsigned char *denied;	/* verdict would-deny */
-	long long *seq;		/* only when the window is the whole table */
-	size_t n, cap, hint;	/* table_alloc'ed; hint: max(id) */
-};
-
-struct report {
-	sqlite3 *db;
-	char *where;		/* " AND ..." restricting records */
-	char *const *subjects;
-	size_t nsubjects;
-	long long since_ms, until_ms;
-	struct subj_row *subj;	/* by id while scanning, then sorted */
-	size_t nsubj, subj_cap;
-	struct top_row top_subj[TOP_N], top_obj[TOP_N];
-	size_t ntop_subj, ntop_obj;
-	long long records, learned, denied, first_ms, last_ms;
-	long long snap_tuples, snap_missing;
-	/* of the missing: seq at or below the last ingested (lost), above
-	 * it (not ingested yet) */
-	long long snap_lost, snap_later, max_seq;
-	bool have_snap;
-	/* audit's own lost counter at the snapshot, -1: not read */
-	long long audit_lost;
-	long long seq_gaps;	/* -1: not computable (several boots) */
-
-	struct strtab exes, objects, opaccs;	/* opaccs: "op access" */
-	long long *obj_records;			/* by object id */
-	size_t obj_cap;
-	long long null_exe_records;		/* exe IS NULL */
-	struct pairset tuples;	/* (object, op access) x (exe, verdict) */
-	/*
-	 * Random-name patterns seen ("EXE\x1fOP ACCESS\x1fPATTERN"), each
-	 * with the object id of its first sighting: a later name that
-	 * generate folds into that rule is no new access (convergence).
-	 */
-	struct strtab rpat;
-	uint32_t *rpat_first;
-	size_t rpat_cap;
-	struct rows rows;
-	bool whole;		/* no --since, --until or --subject */
-	char *first_node;	/* whole: the first record's node */
-	bool nodes_differ;
-	char *key;		/* scratch for "op access" */
-	size_t key_cap;
-};
 
 /* Bind the window and the subjects to the ? of r->where, from index i. */
 static int bind_where(const struct report *r, sqlite3_stmt *st, int i)
@@ -380,6 +315,12 @@ static bool sorted_ll(const long long *v, size_t n)
 	return true;
 }
 
+void report_sort_ll(long long *v, size_t n)
+{
+	if (!sorted_ll(v, n))
+		qsort(v, n, sizeof(*v), cmp_ll);
+}
+
 /* Seq gaps of the whole table: max(seq) - distinct seqs, when no seq
  * repeats and all records come from one node (one boot). */
 static int seq_gaps_sql(struct report *r)
@@ -408,8 +349,7 @@ static void seq_gaps_scanned(struct report *r)
 
 	if (r->nodes_differ)
 		return;
-	if (!sorted_ll(seq, n))
-		qsort(seq, n, sizeof(*seq), cmp_ll);
+	report_sort_ll(seq, n);
 	for (i = 1; i < n; i++)
 		distinct += seq[i] != seq[i - 1];
 	if (distinct == n)
@@ -521,7 +461,7 @@ static int load(struct report *r)
 }
 
 /* Converged: no new access for at least half of the subject's span. */
-static bool converged(const struct subj_row *s, long long end_ms)
+bool report_converged(const struct subj_row *s, long long end_ms)
 {
 	long long span = end_ms - s->first_ms;
 
@@ -530,7 +470,7 @@ static bool converged(const struct subj_row *s, long long end_ms)
 	return (end_ms - s->last_new_ms) * 2 >= span;
 }
 
-static const char *iso(long long ms, char *buf, size_t size)
+const char *report_iso(long long ms, char *buf, size_t size)
 {
 	time_t t = (time_t)(ms / 1000);
 	struct tm tm;
@@ -539,669 +479,6 @@ static const char *iso(long long ms, char *buf, size_t size)
 	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(buf, size, "-");
 	return buf;
-}
-
-/* ---- data files and charts ---------------------------------------------- */
-
-static int write_series(struct report *r, const char *path, bool denied_only,
-			long long bucket_ms)
-{
-	long long counts[BUCKETS + 1] = { 0 };
-	const struct rows *w = &r->rows;
-	size_t k;
-	FILE *f;
-	int i;
-
-	for (k = 0; k < w->n; k++) {
-		long long t = w->time_ms[k] - r->first_ms;
-
-		if (denied_only && !w->denied[k])
-			continue;
-		i = t < 0 ? 0 : t / bucket_ms > BUCKETS ? BUCKETS :
-		    (int)(t / bucket_ms);
-		counts[i]++;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	/* Only the buckets the window covers, so the x axis fits it. */
-	for (i = 0; i <= BUCKETS &&
-	     (long long)i * bucket_ms <= r->last_ms - r->first_ms; i++)
-		fprintf(f, "%.3f %lld\n", i * bucket_ms / 1000.0, counts[i]);
-	return fclose(f) ? -errno : 0;
-}
-
-/* One discovery curve: the learned records of a subject, times sorted. At
- * most about CURVE_POINTS points: a point when x has moved by
- * 1/CURVE_POINTS of the window since the last one (the count there is
- * exact), and the last sighting. */
-static void write_curve(const struct report *r, FILE *f, long long *t,
-			size_t n, bool first)
-{
-	long long x = 0, last_x = -1, step = (r->last_ms - r->first_ms) /
-					     CURVE_POINTS;
-	bool held = false;
-	size_t k;
-
-	if (!sorted_ll(t, n))
-		qsort(t, n, sizeof(*t), cmp_ll);
-	fprintf(f, "%s0 0\n", first ? "" : "\n\n");
-	for (k = 0; k < n; k++) {
-		x = t[k] - r->first_ms;
-		if (last_x < 0 || x - last_x >= step) {
-			fprintf(f, "%.3f %lld\n", x / 1000.0, (long long)k + 1);
-			last_x = x;
-			held = false;
-		} else {
-			held = true;
-		}
-	}
-	if (held)
-		fprintf(f, "%.3f %lld\n", x / 1000.0, (long long)n);
-	fprintf(f, "%.3f %lld\n", (r->last_ms - r->first_ms) / 1000.0,
-		(long long)n);
-}
-
-static int write_curves(struct report *r, const char *path, char *titles,
-			size_t tsize, int *nblocks)
-{
-	const struct subj_row *pick[CURVE_SUBJECTS];
-	long long *times[CURVE_SUBJECTS] = { NULL };
-	size_t len[CURVE_SUBJECTS] = { 0 }, k, tl = 0;
-	int n = 0, c, rc = 0;
-	FILE *f;
-
-	/* The busiest subjects that learned something. */
-	for (k = 0; k < r->nsubj && n < CURVE_SUBJECTS; k++) {
-		if (!r->subj[k].learned)
-			continue;
-		times[n] = malloc(r->subj[k].records * sizeof(**times));
-		if (!times[n]) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		pick[n++] = &r->subj[k];
-	}
-	for (k = 0; k < r->rows.n; k++) {
-		if (r->rows.exe[k] == NO_EXE || r->rows.denied[k])
-			continue;
-		for (c = 0; c < n; c++)
-			if (pick[c]->id == r->rows.exe[k])
-				times[c][len[c]++] = r->rows.time_ms[k];
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		rc = -errno;
-		goto out;
-	}
-	titles[0] = '\0';
-	for (c = 0; c < n; c++) {
-		const char *base = strrchr(pick[c]->exe, '/');
-		char *p;
-
-		write_curve(r, f, times[c], len[c], !c);
-		/* gnuplot's word() splits on spaces: the legend uses the
-		 * basename with spaces and quotes replaced. */
-		base = base ? base + 1 : pick[c]->exe;
-		tl += snprintf(titles + tl, tl < tsize ? tsize - tl : 0, "%s%s",
-			       c ? " " : "", base);
-		for (p = titles; tl < tsize && *p; p++)
-			if (*p == '"' || *p == '\'' || *p == '\\')
-				*p = '_';
-	}
-	*nblocks = n;
-	if (fclose(f))
-		rc = -errno;
-out:
-	for (c = 0; c < CURVE_SUBJECTS; c++)
-		free(times[c]);
-	return rc;
-}
-
-static int write_tops(const struct top_row *t, size_t n, const char *path)
-{
-	FILE *f = fopen(path, "w");
-	size_t i;
-
-	if (!f)
-		return -errno;
-	for (i = 0; i < n; i++) {
-		const char *s = strrchr(t[i].name, '/');
-		char label[40];
-		size_t j;
-
-		/* Labels: the last 30 bytes of the name, quotes removed. */
-		s = strlen(t[i].name) > 30 ? t[i].name + strlen(t[i].name) - 30 :
-		    t[i].name;
-		snprintf(label, sizeof(label), "%s", s);
-		for (j = 0; label[j]; j++)
-			if (label[j] == '"' || label[j] == '\\' ||
-			    (unsigned char)label[j] < 0x20)
-				label[j] = '_';
-		fprintf(f, "%zu %lld \"%s\"\n", i, t[i].n, label);
-	}
-	if (!n)
-		fprintf(f, "0 0 \"(none)\"\n");
-	return fclose(f) ? -errno : 0;
-}
-
-#ifndef VIGIL_DATADIR
-#define VIGIL_DATADIR "/usr/local/share/vigil"
-#endif
-
-/*
- * The gnuplot scripts: $VIGIL_REPORTS_DIR, else beside the binary (the
- * source tree's analyzer/../reports, an installed PREFIX/sbin/../share/
- * vigil/reports, wherever PREFIX and DESTDIR put it), else the DATADIR
- * vigil was built for. The first holding timeline.gp wins.
- */
-static const char *reports_dir(void)
-{
-	static char buf[PATH_MAX + 32];
-	static const char *const rel[] = { "../reports",
-					   "../share/vigil/reports" };
-	const char *env = getenv("VIGIL_REPORTS_DIR");
-	char exe[PATH_MAX], gp[PATH_MAX + 64];
-	ssize_t n;
-	char *slash;
-	size_t i;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			for (i = 0; i < ARRAY_SIZE(rel); i++) {
-				snprintf(buf, sizeof(buf), "%s/%s", exe, rel[i]);
-				snprintf(gp, sizeof(gp), "%s/timeline.gp", buf);
-				if (!access(gp, R_OK))
-					return buf;
-			}
-		}
-	}
-	return VIGIL_DATADIR "/reports";
-}
-
-/* The charts' gnuplot runs, started together and waited for together. */
-struct plots {
-	struct {
-		pid_t pid;
-		char script[64], svg[PATH_MAX];
-	} run[8];
-	size_t n;
-};
-
-/* Start gnuplot on reports/SCRIPT with -e VARS, to write SVG. */
-static int gnuplot(struct plots *p, const char *script, const char *vars,
-		   const char *svg)
-{
-	char gp[2 * PATH_MAX + 64];
-	pid_t pid;
-
-	if (p->n == ARRAY_SIZE(p->run))
-		return -E2BIG;
-	snprintf(gp, sizeof(gp), "%s/%s", reports_dir(), script);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		setenv("LC_ALL", "C", 1);
-		execlp("gnuplot", "gnuplot", "-e", vars, gp, (char *)NULL);
-		_exit(127);
-	}
-	p->run[p->n].pid = pid;
-	snprintf(p->run[p->n].script, sizeof(p->run[p->n].script), "%s",
-		 script);
-	snprintf(p->run[p->n].svg, sizeof(p->run[p->n].svg), "%s", svg);
-	p->n++;
-	return 0;
-}
-
-/* Wait for every run started; each must exit 0 having written its SVG. */
-static int gnuplot_wait(struct plots *p)
-{
-	struct stat sb;
-	int rc = 0, st;
-	size_t i;
-
-	for (i = 0; i < p->n; i++) {
-		if (waitpid(p->run[i].pid, &st, 0) < 0) {
-			rc = rc ? rc : -errno;
-			continue;
-		}
-		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			p_err("gnuplot %s/%s failed (exit %d)%s",
-			      reports_dir(), p->run[i].script,
-			      WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-			      WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-			      ": install gnuplot-nox" : "");
-			rc = -EIO;
-		} else if (stat(p->run[i].svg, &sb) || !sb.st_size) {
-			p_err("gnuplot wrote no %s", p->run[i].svg);
-			rc = -EIO;
-		}
-	}
-	p->n = 0;
-	return rc;
-}
-
-/* Write the data files and start gnuplot on each. */
-static int draw(struct report *r, const char *dir, struct plots *p)
-{
-	char data[PATH_MAX], svg[PATH_MAX], vars[3 * PATH_MAX + 1024];
-	char titles[1024];
-	long long span = r->last_ms - r->first_ms, bucket;
-	static const struct {
-		const char *name;
-		bool denied_only;
-		const char *title, *ylabel;
-	} series[] = {
-		{ "records", false, "Records over time (first sightings and would-be denials)", "records" },
-		{ "denials", true, "Would-be denials over time (observe mode)", "would-be denials" },
-	};
-	int rc, nblocks = 0;
-	size_t i;
-
-	snprintf(data, sizeof(data), "%s/data", dir);
-	if (mkdir(data, 0755) && errno != EEXIST)
-		return -errno;
-	bucket = span / BUCKETS + 1;
-	if (bucket < 1000)
-		bucket = 1000;
-
-	snprintf(data, sizeof(data), "%s/data/discovery.dat", dir);
-	snprintf(svg, sizeof(svg), "%s/discovery.svg", dir);
-	rc = write_curves(r, data, titles, sizeof(titles), &nblocks);
-	if (rc)
-		return rc;
-	if (!nblocks) {
-		FILE *f = fopen(data, "w");
-
-		if (f) {
-			fputs("0 0\n", f);
-			fclose(f);
-		}
-		snprintf(titles, sizeof(titles), "(nothing-learned)");
-		nblocks = 1;
-	}
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "titles='%s'; nblocks=%d", data, svg, titles, nblocks);
-	rc = gnuplot(p, "discovery.gp", vars, svg);
-	if (rc)
-		return rc;
-
-	for (i = 0; i < ARRAY_SIZE(series); i++) {
-		snprintf(data, sizeof(data), "%s/data/%s.dat", dir,
-			 series[i].name);
-		snprintf(svg, sizeof(svg), "%s/%s.svg", dir, series[i].name);
-		rc = write_series(r, data, series[i].denied_only, bucket);
-		if (rc)
-			return rc;
-		snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-			 "title_text='%s'; ylabel_text='%s per %.0f s'", data,
-			 svg, series[i].title, series[i].ylabel, bucket / 1000.0);
-		rc = gnuplot(p, "timeline.gp", vars, svg);
-		if (rc)
-			return rc;
-	}
-
-	snprintf(data, sizeof(data), "%s/data/top-subjects.dat", dir);
-	snprintf(svg, sizeof(svg), "%s/top-subjects.svg", dir);
-	rc = write_tops(r->top_subj, r->ntop_subj, data);
-	if (rc)
-		return rc;
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "title_text='Top subjects'; ylabel_text='records'", data, svg);
-	rc = gnuplot(p, "bars.gp", vars, svg);
-	if (rc)
-		return rc;
-	snprintf(data, sizeof(data), "%s/data/top-objects.dat", dir);
-	snprintf(svg, sizeof(svg), "%s/top-objects.svg", dir);
-	rc = write_tops(r->top_obj, r->ntop_obj, data);
-	if (rc)
-		return rc;
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "title_text='Top objects'; ylabel_text='records'", data, svg);
-	return gnuplot(p, "bars.gp", vars, svg);
-}
-
-
-static int charts(struct report *r, const char *dir)
-{
-	struct plots plots = { .n = 0 };
-	int rc = draw(r, dir, &plots), wrc = gnuplot_wait(&plots);
-
-	return rc ? rc : wrc;
-}
-
-/* ---- output --------------------------------------------------------------- */
-
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				fprintf(f, "\\x%02X", (unsigned char)*s);
-			else
-				fputc(*s, f);
-		}
-	}
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void loss_line(const struct report *r, char *buf, size_t size)
-{
-	char snap[256] = "no kernel snapshot (run vigil snapshot)";
-	char gaps[64] = "n/a (records of several boots)";
-	char audit[128] = "";
-
-	if (r->have_snap && !r->snap_missing)
-		snprintf(snap, sizeof(snap), "none of %lld kernel tuples",
-			 r->snap_tuples);
-	else if (r->have_snap)
-		snprintf(snap, sizeof(snap), "%lld of %lld kernel tuples "
-			 "(seq at or below the last ingested, %lld), and %lld "
-			 "not ingested yet (seq above it: run vigil ingest)",
-			 r->snap_lost, r->snap_tuples, r->max_seq,
-			 r->snap_later);
-	if (r->seq_gaps >= 0)
-		snprintf(gaps, sizeof(gaps), "%lld", r->seq_gaps);
-	if (r->have_snap && r->audit_lost >= 0)
-		snprintf(audit, sizeof(audit), "; audit's own lost counter at "
-			 "the snapshot: %lld since boot (every program's "
-			 "records)", r->audit_lost);
-	else if (r->have_snap)
-		snprintf(audit, sizeof(audit), "; audit's own lost counter: "
-			 "not read by the snapshot");
-	snprintf(buf, size, "lost records: %s; seq gaps: %s%s", snap, gaps,
-		 audit);
-}
-
-static int out_html(struct report *r, const char *dir)
-{
-	char path[PATH_MAX], a[32], b[32], c[32], loss[768];
-	bool lost = (r->have_snap && (r->snap_lost || r->audit_lost > 0)) ||
-		    r->seq_gaps > 0;
-	size_t i;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	      "<title>vigil report</title><style>"
-	      "body{font-family:sans-serif;margin:2em;max-width:1000px;color:#222}"
-	      "table{border-collapse:collapse;margin:1em 0}"
-	      "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
-	      "td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	      ".warn{background:#fce94f;padding:.6em;border:2px solid #c4a000}"
-	      ".ok{color:#4e9a06}.no{color:#a40000}img{max-width:100%}"
-	      "</style></head><body>\n<h1>vigil report</h1>\n", f);
-	fprintf(f, "<p>Observed from <b>%s</b> to <b>%s</b>: <b id=\"records\">%lld</b> "
-		"records, <b id=\"subjects\">%zu</b> subjects, <b id=\"learned\">%lld</b> "
-		"distinct accesses learned, <b id=\"denied\">%lld</b> distinct "
-		"would-be denials.</p>\n", iso(r->first_ms, a, sizeof(a)),
-		iso(r->last_ms, b, sizeof(b)), r->records, r->nsubj,
-		r->learned, r->denied);
-	loss_line(r, loss, sizeof(loss));
-	fprintf(f, "<p class=\"%s\">", lost ? "warn" : "ok");
-	html_esc(f, loss);
-	fputs("</p>\n<h2>Subjects</h2>\n<table id=\"subjects-table\"><tr><th>executable"
-	      "</th><th>records</th><th>learned</th><th>would-deny</th>"
-	      "<th>first</th><th>last new access</th><th>learning</th></tr>\n", f);
-	for (i = 0; i < r->nsubj; i++) {
-		const struct subj_row *s = &r->subj[i];
-		bool conv = converged(s, r->last_ms);
-
-		fputs("<tr><td>", f);
-		html_esc(f, s->exe);
-		fprintf(f, "</td><td class=\"n\">%lld</td><td class=\"n\">%lld"
-			"</td><td class=\"n\">%lld</td><td>%s</td><td>%s</td>"
-			"<td class=\"%s\">%s (quiet %.0f s)</td></tr>\n",
-			s->records, s->learned, s->denied,
-			iso(s->first_ms, a, sizeof(a)),
-			iso(s->last_new_ms, c, sizeof(c)), conv ? "ok" : "no",
-			conv ? "converged" : "still learning",
-			s->last_new_ms < 0 ? 0.0 :
-			(r->last_ms - s->last_new_ms) / 1000.0);
-	}
-	fputs("</table>\n<p>Learning has converged for a subject when no new "
-	      "access was learned for at least half of the time it was "
-	      "observed.</p>\n", f);
-	fputs("<h2>Discovery curve</h2><img src=\"discovery.svg\" alt=\"discovery curve\">\n"
-	      "<h2>Records over time</h2><img src=\"records.svg\" alt=\"records over time\">\n"
-	      "<h2>Would-be denials over time</h2><img src=\"denials.svg\" alt=\"would-be denials\">\n"
-	      "<h2>Top subjects</h2><img src=\"top-subjects.svg\" alt=\"top subjects\">\n"
-	      "<table id=\"top-subjects\"><tr><th>executable</th><th>records</th></tr>\n", f);
-	for (i = 0; i < r->ntop_subj; i++) {
-		fputs("<tr><td>", f);
-		html_esc(f, r->top_subj[i].name);
-		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_subj[i].n);
-	}
-	fputs("</table>\n<h2>Top objects</h2><img src=\"top-objects.svg\" alt=\"top objects\">\n"
-	      "<table id=\"top-objects\"><tr><th>object</th><th>records</th></tr>\n", f);
-	for (i = 0; i < r->ntop_obj; i++) {
-		fputs("<tr><td>", f);
-		html_esc(f, r->top_obj[i].name);
-		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_obj[i].n);
-	}
-	fprintf(f, "</table>\n<p>Generated by vigil %s.</p>\n</body></html>\n",
-		VIGIL_VERSION);
-	return fclose(f) ? -errno : 0;
-}
-
-/* Text wrapped at spaces to 79 columns, continuation lines indented:
- * no sentence is cut. */
-static void put_wrapped(FILE *f, const char *s)
-{
-	size_t col = 0, w;
-
-	while (*s) {
-		while (*s == ' ')
-			s++;
-		w = strcspn(s, " ");
-		if (!w)
-			break;
-		if (col && col + 1 + w > 79) {
-			fputs("\n  ", f);
-			col = 2;
-		} else if (col) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(s, 1, w, f);
-		col += w;
-		s += w;
-	}
-	fputc('\n', f);
-}
-
-/* A name in width columns: its end, with "..." where its start was cut. */
-static void put_tail(FILE *f, const char *s, int width)
-{
-	size_t l = strlen(s);
-
-	if (l > (size_t)width)
-		fprintf(f, "...%-*s", width - 3, s + l - (width - 3));
-	else
-		fprintf(f, "%-*s", width, s);
-}
-
-static void out_text(struct report *r, FILE *f)
-{
-	char a[32], b[32], loss[768];
-	size_t i;
-
-	fprintf(f, "vigil report: %s .. %s\n", iso(r->first_ms, a, sizeof(a)),
-		iso(r->last_ms, b, sizeof(b)));
-	fprintf(f, "%lld records, %zu subjects, %lld learned, %lld would-deny\n",
-		r->records, r->nsubj, r->learned, r->denied);
-	loss_line(r, loss, sizeof(loss));
-	put_wrapped(f, loss);
-	fprintf(f, "\n%-36s %7s %7s %7s %-16s\n", "subject", "records",
-		"learned", "denied", "learning");
-	for (i = 0; i < r->nsubj; i++) {
-		const struct subj_row *s = &r->subj[i];
-
-		put_tail(f, s->exe, 36);
-		fprintf(f, " %7lld %7lld %7lld %-16s\n", s->records,
-			s->learned, s->denied,
-			converged(s, r->last_ms) ? "converged" : "still learning");
-	}
-	fputs("\ntop objects:\n", f);
-	for (i = 0; i < r->ntop_obj; i++) {
-		fputs("  ", f);
-		put_tail(f, r->top_obj[i].name, 66);
-		fprintf(f, " %9lld\n", r->top_obj[i].n);
-	}
-}
-
-static void out_json(struct report *r, FILE *f)
-{
-	size_t i;
-
-	fprintf(f, "{\"version\":1,\"first_ms\":%lld,\"last_ms\":%lld,"
-		"\"records\":%lld,\"learned\":%lld,\"would_deny\":%lld,",
-		r->first_ms, r->last_ms, r->records, r->learned, r->denied);
-	if (r->have_snap)
-		fprintf(f, "\"snapshot\":{\"tuples\":%lld,\"missing\":%lld,"
-			"\"lost\":%lld,\"not_ingested\":%lld,"
-			"\"last_ingested_seq\":%lld,", r->snap_tuples,
-			r->snap_missing, r->snap_lost, r->snap_later,
-			r->max_seq);
-	if (r->have_snap && r->audit_lost >= 0)
-		fprintf(f, "\"audit_lost\":%lld},", r->audit_lost);
-	else if (r->have_snap)
-		fputs("\"audit_lost\":null},", f);
-	else
-		fputs("\"snapshot\":null,", f);
-	if (r->seq_gaps >= 0)
-		fprintf(f, "\"seq_gaps\":%lld,", r->seq_gaps);
-	else
-		fputs("\"seq_gaps\":null,", f);
-	fputs("\"subjects\":[", f);
-	for (i = 0; i < r->nsubj; i++) {
-		const struct subj_row *s = &r->subj[i];
-
-		fprintf(f, "%s{\"exe\":", i ? "," : "");
-		json_str(f, s->exe);
-		fprintf(f, ",\"records\":%lld,\"learned\":%lld,\"would_deny\":%lld,"
-			"\"first_ms\":%lld,\"last_ms\":%lld,\"last_new_ms\":%lld,"
-			"\"converged\":%s}", s->records, s->learned, s->denied,
-			s->first_ms, s->last_ms, s->last_new_ms,
-			converged(s, r->last_ms) ? "true" : "false");
-	}
-	fputs("],\"top_objects\":[", f);
-	for (i = 0; i < r->ntop_obj; i++) {
-		fprintf(f, "%s{\"object\":", i ? "," : "");
-		json_str(f, r->top_obj[i].name);
-		fprintf(f, ",\"records\":%lld}", r->top_obj[i].n);
-	}
-	fputs("]}\n", f);
-}
-
-/* ---- time arguments -------------------------------------------------------- */
-
-/*
- * ISO 8601 (UTC: 2026-12-03, 2026-12-03T08:00, 2026-12-03T08:00:00Z) or
- * audit's words now, recent, today, yesterday, this-week, boot; words in
- * local time like ausearch, but independent of the locale.
- */
-int report_parse_time(const char *s, long long *ret_ms)
-{
-	time_t now = time(NULL);
-	struct tm tm = { 0 };
-	int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
-	char z = 0;
-
-	if (!strcmp(s, "now")) {
-		*ret_ms = (long long)now * 1000;
-		return 0;
-	}
-	if (!strcmp(s, "recent")) {
-		*ret_ms = ((long long)now - 600) * 1000;
-		return 0;
-	}
-	if (!strcmp(s, "boot")) {
-		double up = 0;
-		FILE *f = fopen("/proc/uptime", "r");
-
-		if (!f || fscanf(f, "%lf", &up) != 1) {
-			if (f)
-				fclose(f);
-			return -EINVAL;
-		}
-		fclose(f);
-		*ret_ms = ((long long)now - (long long)up) * 1000;
-		return 0;
-	}
-	if (!strcmp(s, "today") || !strcmp(s, "yesterday") ||
-	    !strcmp(s, "this-week")) {
-		localtime_r(&now, &tm);
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		if (!strcmp(s, "yesterday"))
-			tm.tm_mday -= 1;
-		else if (!strcmp(s, "this-week"))
-			tm.tm_mday -= (tm.tm_wday + 6) % 7;	/* Monday */
-		tm.tm_isdst = -1;
-		*ret_ms = (long long)mktime(&tm) * 1000;
-		return 0;
-	}
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3)
-		return -EINVAL;
-	if (s[n] == 'T' || s[n] == ' ') {
-		int m = 0;
-
-		if (sscanf(s + n + 1, "%2d:%2d%n", &h, &mi, &m) != 2)
-			return -EINVAL;
-		n += 1 + m;
-		if (s[n] == ':') {
-			if (sscanf(s + n + 1, "%2d%n", &se, &m) != 1)
-				return -EINVAL;
-			n += 1 + m;
-		}
-	}
-	if (s[n] == 'Z')
-		z = s[n++];
-	if (s[n] || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
-	    mi > 59 || se > 60)
-		return -EINVAL;
-	(void)z;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = se;
-	*ret_ms = (long long)timegm(&tm) * 1000;
-	/* timegm() moves 2026-02-30 to March 2: a day the month lacks is
-	 * refused */
-	if (tm.tm_mday != d || tm.tm_mon != mo - 1)
-		return -EINVAL;
-	return 0;
 }
 
 static void report_free(struct report *r)
@@ -1324,9 +601,9 @@ int do_report(int argc, char **argv)
 		if (isatty(2))
 			fputs("                                       \r", stderr);
 		if (!strcmp(format, "text"))
-			out_text(&r, f);
+			report_out_text(&r, f);
 		else
-			out_json(&r, f);
+			report_out_json(&r, f);
 		if (dir) {
 			rc = fclose(f) ? -ENOMEM : 0;
 			if (!rc)
@@ -1343,7 +620,7 @@ int do_report(int argc, char **argv)
 		if (!dir)
 			dir = "vigil-report";
 		/* no folder made when the charts cannot be drawn */
-		snprintf(gp, sizeof(gp), "%s/timeline.gp", reports_dir());
+		snprintf(gp, sizeof(gp), "%s/timeline.gp", report_scripts_dir());
 		if (access(gp, R_OK)) {
 			p_err("%s: %s: the gnuplot scripts are missing (set "
 			      "VIGIL_REPORTS_DIR, or reinstall vigil)", gp,
@@ -1357,9 +634,9 @@ int do_report(int argc, char **argv)
 		if (isatty(2))
 			fprintf(stderr, "%s: report: drawing charts...     \r",
 				progname);
-		rc = charts(&r, dir);
+		rc = report_charts(&r, dir);
 		if (!rc)
-			rc = out_html(&r, dir);
+			rc = report_out_html(&r, dir);
 		if (rc) {
 			if (rc != -EIO)
 				p_err("-o %s: %s", dir, strerror(-rc));

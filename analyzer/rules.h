@@ -212,13 +212,5 @@ size_t vigil_glob_escape(const char *s, size_t len, bool keep_star,
 char *vigil_glob_escape_dup(const char *s, size_t len, bool keep_star);
 /* t (seconds since the epoch) as ISO 8601 UTC: "2026-12-01T10:00:00Z". */
 const char *vigil_time_iso(int64_t t, char *buf, size_t size);
-/*
- * generate.c: write rs as a policy (header comment naming db, one block
- * per subject, "# why: ..." before each generalised rule; compact: no
- * comment before literal rules, to stay under the kernel's 1 MiB).
- * 0 or -errno.
- */
-int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
-		       const char *db, bool strict, bool compact);
 
 #endif /* VIGIL_ANALYZER_RULES_H */

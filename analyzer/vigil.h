@@ -227,6 +227,11 @@ int do_snapshot(int argc, char **argv);
 int do_generate(int argc, char **argv);
 int do_diff(int argc, char **argv);
 int do_report(int argc, char **argv);
+
+/*
+ * timearg.c: a --since/--until value (ISO 8601 UTC, or now, recent,
+ * today, yesterday, this-week, boot) as ms since the epoch: 0 or -EINVAL.
+ */
 int report_parse_time(const char *s, long long *ret_ms);
 
 /* util.c: helpers shared by the verbs that read the database. */

@@ -14,6 +14,7 @@
 
 #include "vigil.h"
 #include "rules.h"
+#include "policy_write.h"
 #include "policy.h"
 
 static char dir[] = "/tmp/vigil-test-rules.XXXXXX";

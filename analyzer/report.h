@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: what the files of vigil report share: the aggregated
+ * window (report.c scans it), its charts (report_charts.c) and its
+ * outputs (report_out.c).
+ */
+#ifndef VIGIL_ANALYZER_REPORT_H
+#define VIGIL_ANALYZER_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "intern.h"
+
+#define TOP_N 10
+#define CURVE_SUBJECTS 6
+#define BUCKETS 40
+#define CURVE_POINTS 2000
+#define NO_EXE UINT32_MAX
+
+struct subj_row {
+	const char *exe;	/* in report.exes */
+	uint32_t id;		/* its id there */
+	long long learned, denied, records;
+	long long first_ms, last_ms, last_new_ms;	/* last_new_ms -1: none */
+};
+
+struct top_row {
+	const char *name;	/* in report.exes or report.objects */
+	long long n;
+};
+
+/* The window's records in scan order: what the charts are drawn from. */
+struct rows {
+	long long *time_ms;
+	uint32_t *exe;		/* id in report.exes, NO_EXE for none */
+	unsigned char *denied;	/* verdict would-deny */
+	long long *seq;		/* only when the window is the whole table */
+	size_t n, cap, hint;	/* table_alloc'ed; hint: max(id) */
+};
+
+struct report {
+	sqlite3 *db;
+	char *where;		/* " AND ..." restricting records */
+	char *const *subjects;
+	size_t nsubjects;
+	long long since_ms, until_ms;
+	struct subj_row *subj;	/* by id while scanning, then sorted */
+	size_t nsubj, subj_cap;
+	struct top_row top_subj[TOP_N], top_obj[TOP_N];
+	size_t ntop_subj, ntop_obj;
+	long long records, learned, denied, first_ms, last_ms;
+	long long snap_tuples, snap_missing;
+	/* of the missing: seq at or below the last ingested (lost), above
+	 * it (not ingested yet) */
+	long long snap_lost, snap_later, max_seq;
+	bool have_snap;
+	/* audit's own lost counter at the snapshot, -1: not read */
+	long long audit_lost;
+	long long seq_gaps;	/* -1: not computable (several boots) */
+
+	struct strtab exes, objects, opaccs;	/* opaccs: "op access" */
+	long long *obj_records;			/* by object id */
+	size_t obj_cap;
+	long long null_exe_records;		/* exe IS NULL */
+	struct pairset tuples;	/* (object, op access) x (exe, verdict) */
+	/*
+	 * Random-name patterns seen ("EXE\x1fOP ACCESS\x1fPATTERN"), each
+	 * with the object id of its first sighting: a later name that
+	 * generate folds into that rule is no new access (convergence).
+	 */
+	struct strtab rpat;
+	uint32_t *rpat_first;
+	size_t rpat_cap;
+	struct rows rows;
+	bool whole;		/* no --since, --until or --subject */
+	char *first_node;	/* whole: the first record's node */
+	bool nodes_differ;
+	char *key;		/* scratch for "op access" */
+	size_t key_cap;
+};
+
+/* report.c */
+/* Converged: no new access for at least half of the subject's span. */
+bool report_converged(const struct subj_row *s, long long end_ms);
+/* Sort v ascending (at once when it already is). */
+void report_sort_ll(long long *v, size_t n);
+/* ms as ISO 8601 UTC, "-" for none. */
+const char *report_iso(long long ms, char *buf, size_t size);
+
+/* report_charts.c: the data files and gnuplot charts of the HTML page in
+ * dir. 0 or -errno (said). */
+int report_charts(struct report *r, const char *dir);
+/* The folder of the gnuplot scripts ($VIGIL_REPORTS_DIR, beside the
+ * binary, or the data folder it was built for). */
+const char *report_scripts_dir(void);
+
+/* report_out.c */
+int report_out_html(struct report *r, const char *dir);
+void report_out_text(struct report *r, FILE *f);
+void report_out_json(struct report *r, FILE *f);
+
+#endif /* VIGIL_ANALYZER_REPORT_H */
