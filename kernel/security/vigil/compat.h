@@ -25,6 +25,12 @@ extern const struct lsm_id vigil_lsmid;
 /* bprm_committing_creds takes a const binprm. */
 #define vigil_committing_bprm const struct linux_binprm
 
+/*
+ * Truncating an open file (ftruncate(2), open(O_TRUNC)) calls the
+ * file_truncate hook (since 6.2); path_truncate is left to truncate(2).
+ */
+#define VIGIL_HAS_FILE_TRUNCATE
+
 #else /* Linux 6.1 */
 
 #define VIGIL_LSM_ID "vigil"

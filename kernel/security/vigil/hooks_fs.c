@@ -202,6 +202,12 @@ static int vigil_path_truncate(const struct path *path)
 	return 0;
 }
 
+/* 6.12: ftruncate(2) and open(O_TRUNC); 6.1 calls path_truncate for them. */
+static int __maybe_unused vigil_file_truncate(struct file *file)
+{
+	return vigil_path_truncate(&file->f_path);
+}
+
 static int vigil_path_chmod(const struct path *path, umode_t mode)
 {
 	if (vigil_should_observe())
@@ -285,6 +291,9 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(path_link, vigil_path_link),
 	LSM_HOOK_INIT(path_rename, vigil_path_rename),
 	LSM_HOOK_INIT(path_truncate, vigil_path_truncate),
+#ifdef VIGIL_HAS_FILE_TRUNCATE
+	LSM_HOOK_INIT(file_truncate, vigil_file_truncate),
+#endif
 	LSM_HOOK_INIT(path_chmod, vigil_path_chmod),
 	LSM_HOOK_INIT(path_chown, vigil_path_chown),
 	LSM_HOOK_INIT(sb_mount, vigil_sb_mount),
