@@ -460,9 +460,16 @@ int export_write(const char *dir, const char *name, const char *text,
 		 size_t len, struct export_files *out)
 {
 	char *path, **v;
+	size_t dl;
 	int rc;
 
-	if (asprintf(&path, "%s/%s", dir && *dir ? dir : ".", name) < 0)
+	if (!dir || !*dir)
+		dir = ".";
+	/* "out/" and "out//" name the files out/NAME, "/" names /NAME */
+	for (dl = strlen(dir); dl > 1 && dir[dl - 1] == '/'; dl--)
+		;
+	if (asprintf(&path, "%.*s%s%s", (int)dl, dir,
+		     dir[dl - 1] == '/' ? "" : "/", name) < 0)
 		return -ENOMEM;
 	v = realloc(out->paths, (out->n + 1) * sizeof(*v));
 	if (!v) {

@@ -442,6 +442,21 @@ t15_stdin_dash() {
 	grep -q '^vigil: run: -: line ' "$cw/e"
 }
 
+# export -o DIR/ prints (and writes) DIR/NAME, never DIR//NAME.
+t15_export_dir_slash() {
+	local db
+	db=$(trap_db)
+	rm -rf "$cw/slash"
+	mkdir "$cw/slash"
+	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor -o "$cw/slash/"
+	[ -s "$cw/o" ]
+	! grep -q '//' "$cw/o"
+	grep -q "^$cw/slash/usr.bin.cat\$" "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" export --to landlock -o "$cw/slash///"
+	! grep -q '//' "$cw/o"
+	while read -r f; do [ -s "$f" ]; done < "$cw/o"
+}
+
 # status prints the mode once.
 t15_status_mode_once() {
 	VIGIL_SECURITYFS=$(fake_sfs) expect_rc 0 "$VIGIL" status
@@ -478,5 +493,6 @@ t_cli "traps: load -n checks net families, types and ports" t15_load_net_objects
 t_cli "traps: a newline in the --db path is refused, not a bug" t15_db_path_newline
 t_cli "traps: one message prefix naming the cause and the bad value" t15_messages
 t_cli "traps: - reads standard input for every verb reading a file" t15_stdin_dash
+t_cli "traps: export -o DIR/ prints no //" t15_export_dir_slash
 t_cli "traps: status prints the mode once" t15_status_mode_once
 t_cli "traps: ingest shows progress on a terminal only" t15_ingest_progress
