@@ -206,7 +206,8 @@ static void test_snapshot(void **state)
 		.seq = 1, .count = 5, .first = 1, .last = 2, .uid = 0,
 		.verdict = "learned", .op = "open", .access = "r",
 		.exe = "/usr/bin/cat", .object = "/etc/x",
-	}, t2 = t1, t3 = t1;
+	}, t2 = t1, t3 = t1, t4 = t1, t5 = t1, t6 = t1;
+	struct vigil_record r2 = r;
 	int64_t snap, tuples, missing;
 	char err[256];
 
@@ -216,21 +217,35 @@ static void test_snapshot(void **state)
 	t3.seq = 0;
 	t3.verdict = "allowed";	/* never recorded: not missing */
 	t3.object = "/nowhere";
+	r2.seq = 2;
+	r2.exe = NULL;		/* "exe=?": matched by a tuple without one */
+	r2.path = r2.object = "/etc/y";
+	t4.seq = 4;
+	t4.exe = NULL;
+	t4.object = "/etc/y";
+	t5.seq = 5;
+	t5.mntns = 4026532000U;	/* another namespace's /etc/x: missing */
+	t6.seq = 6;
+	t6.uid = 1000;		/* another uid's: missing */
 	new_path("snap.db");
 	assert_int_equal(vigil_store_open(path, &s, err, sizeof(err)), 0);
 	assert_int_equal(vigil_store_begin(s), 0);
 	assert_int_equal(vigil_store_add_record(s, NULL, 1, 1, &r), 1);
+	assert_int_equal(vigil_store_add_record(s, NULL, 1, 2, &r2), 1);
 	assert_int_equal(vigil_store_snapshot_begin(s, 100, &snap), 0);
 	assert_int_equal(vigil_store_add_tuple(s, snap, 1, &t1), 0);
 	assert_int_equal(vigil_store_add_tuple(s, snap, 2, &t2), 0);
 	assert_int_equal(vigil_store_add_tuple(s, snap, 3, &t3), 0);
+	assert_int_equal(vigil_store_add_tuple(s, snap, 4, &t4), 0);
+	assert_int_equal(vigil_store_add_tuple(s, snap, 5, &t5), 0);
+	assert_int_equal(vigil_store_add_tuple(s, snap, 6, &t6), 0);
 	assert_int_equal(vigil_store_snapshot_end(s, snap, &tuples, &missing),
 			 0);
 	assert_int_equal(vigil_store_commit(s), 0);
-	assert_int_equal(tuples, 3);
-	assert_int_equal(missing, 1);
+	assert_int_equal(tuples, 6);
+	assert_int_equal(missing, 3);
 	vigil_store_close(s);
-	assert_int_equal(query_int("SELECT missing FROM snapshots"), 1);
+	assert_int_equal(query_int("SELECT missing FROM snapshots"), 3);
 }
 
 int main(void)
