@@ -71,6 +71,11 @@ static void file_key(const struct vigil_access *acc, struct vigil_key *key)
 			key->obj_b = inode_id(d_backing_inode(parent));
 		name = READ_ONCE(d->d_name.name);
 	}
+	if (acc->tmpfile) {
+		/* Any O_TMPFILE file of the folder: its "#INO" name varies. */
+		key->obj_b = U64_MAX;
+		return;
+	}
 	key->name = name;
 	key->namelen = strlen(name);
 	key->obj_c = siphash(name, key->namelen, &name_hash_key);
@@ -146,6 +151,51 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj,
 }
 
 /**
+ * vigil_observe_fast - count a repeat of a compact access cheaply
+ * @cred: the credentials of the subject
+ * @acc: the access, with its compact key (acc->fast) and no object yet
+ *
+ * The subject's cache names the tuple the same compact access hit last:
+ * when it is still in the table, under the same mode, policy generation
+ * and namespace, count it as vigil_observe() would, without building,
+ * hashing or looking up the object. Never sleeps.
+ *
+ * Return: true when counted; false when vigil_observe() must be called.
+ */
+bool vigil_observe_fast(const struct cred *cred, struct vigil_access *acc)
+{
+	const struct vigil_policy_subject *ps;
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *subj;
+	struct vigil_entry *e;
+	enum vigil_mode mode;
+	bool hit = false;
+
+	if (!acc->fast || unlikely(!in_task()))
+		return false;
+	subj = vigil_subject_of(cred);
+	if (!subj)
+		return false;
+	rcu_read_lock();
+	mode = subject_mode(subj, &lp, &ps);
+	if (mode == VIGIL_MODE_OFF || (mode == VIGIL_MODE_OBSERVE && !ps))
+		goto out;
+	e = vigil_fast_lookup(subj, acc->fast);
+	if (!e || e->key.op != acc->op || e->key.access != acc->access ||
+	    e->key.gen != (mode == VIGIL_MODE_OBSERVE ? lp->gen : 0) ||
+	    e->key.nsx != !vigil_mntns_initial())
+		goto out;
+	this_cpu_inc(vigil_stats.hook[acc->op]);
+	atomic64_inc(&subj->events);
+	vigil_fast_touch(e);
+	account_repeat(subj, e->verdict);
+	hit = true;
+out:
+	rcu_read_unlock();
+	return hit;
+}
+
+/**
  * vigil_observe - account one access
  * @cred: the credentials of the subject
  * @acc: the access: operation, access bits, object, audit data
@@ -159,6 +209,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	struct vigil_loaded_policy *lp;
 	struct vigil_subject *subj;
 	struct vigil_key key = { 0 };
+	struct vigil_entry *e = NULL;
 	enum vigil_verdict verdict;
 	enum vigil_mode mode;
 	const char *obj;
@@ -195,6 +246,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	key.access = acc->access;
 	key.gen = mode == VIGIL_MODE_OBSERVE ? lp->gen : 0;
 	key.nsx = !vigil_mntns_initial();
+	key.fast = acc->fast;
 	if (acc->path) {
 		file_key(acc, &key);
 		obj = NULL;
@@ -205,9 +257,10 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		len = acc->target_len;
 	}
 	hash = vigil_key_hash(&key, obj, len);
-	rc = vigil_table_hit(&vigil_table, &key, hash, obj, len);
+	rc = vigil_table_hit(&vigil_table, &key, hash, obj, len, &e);
 	if (rc >= 0) {
 		account_repeat(subj, rc);
+		vigil_fast_remember(e);
 		goto out;
 	}
 
@@ -238,7 +291,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		verdict = VIGIL_VERDICT_LEARN;
 
 	rc = vigil_table_insert(&vigil_table, &key, hash, obj, len, cred->uid,
-				mntns, verdict, &seq, &held);
+				mntns, verdict, &seq, &held, &e);
 	if (rc == -EEXIST) {
 		account_repeat(subj, verdict);
 		goto out;
@@ -247,6 +300,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		vigil_stat_inc(VIGIL_STAT_NOMEM);
 		goto out;
 	}
+	vigil_fast_remember(e);
 	if (verdict == VIGIL_VERDICT_ALLOW) {
 		vigil_stat_inc(VIGIL_STAT_ALLOWED);
 		goto out;

@@ -4,6 +4,7 @@
 #include <linux/audit.h>
 #include <linux/cred.h>
 #include <linux/lsm_audit.h>
+#include <linux/sched.h>
 #include <linux/uidgid.h>
 
 #include "vigil.h"
@@ -27,6 +28,19 @@ static void log_string(struct audit_buffer *ab, const char *name,
 	}
 	audit_log_n_untrustedstring(ab, s, min_t(size_t, len,
 						 VIGIL_AUDIT_STR_MAX));
+}
+
+/* " pid=N comm=..." of @tsk, as audit_log_lsm_data() writes current's. */
+static void log_task(struct audit_buffer *ab, const char *pid,
+		     const char *comm, struct task_struct *tsk)
+{
+	char buf[sizeof(tsk->comm)];
+
+	/* Without task_lock (we may hold tasklist_lock): a racy copy. */
+	memcpy(buf, tsk->comm, sizeof(buf));
+	buf[sizeof(buf) - 1] = '\0';
+	audit_log_format(ab, " %s=%d %s=", pid, task_tgid_nr(tsk), comm);
+	audit_log_untrustedstring(ab, buf);
 }
 
 /**
@@ -73,7 +87,14 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	log_string(ab, "exe", subj->exe, subj->len);
 	log_string(ab, "path", acc->path ? obj : NULL, len);
 	log_string(ab, "target", acc->path ? NULL : obj, len);
-	audit_log_lsm_data(ab, &acc->ad);
+	if (acc->actor) {
+		/* Not current's access: pid and comm of the task that made it. */
+		log_task(ab, "pid", "comm", acc->actor);
+		if (acc->ad.type == LSM_AUDIT_DATA_TASK && acc->ad.u.tsk)
+			log_task(ab, "opid", "ocomm", acc->ad.u.tsk);
+	} else {
+		audit_log_lsm_data(ab, &acc->ad);
+	}
 	/* Not the initial mount namespace: its names are not the host's. */
 	if (mntns)
 		audit_log_format(ab, " mntns=%u", mntns);

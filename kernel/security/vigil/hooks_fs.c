@@ -8,6 +8,7 @@
 #include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/security.h>
 #include <linux/stat.h>
 
 #include "vigil.h"
@@ -55,6 +56,45 @@ static void dentry_event(enum vigil_op op, u64 access, const struct path *dir,
 	vigil_observe(current_real_cred(), &acc);
 }
 
+/*
+ * An O_TMPFILE file, created unlinked in a folder: an open with create in
+ * that folder, named as the kernel names it there ("DIR/#INO", without
+ * " (deleted)"), one tuple per folder and access whatever its number.
+ */
+static void tmpfile_event(u64 access, struct file *file)
+{
+	struct path dir = {
+		.mnt = file->f_path.mnt,
+		.dentry = file->f_path.dentry->d_parent,
+	};
+	struct vigil_access acc = {
+		.op = VIGIL_OP_OPEN,
+		.access = access,
+		.path = &dir,
+		.child = file->f_path.dentry,
+		.tmpfile = true,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+
+	vigil_observe(current_real_cred(), &acc);
+}
+
+/* An executable mapping of no file: its object is "(anonymous)". */
+static void anon_exec_event(bool may_sleep)
+{
+	static const char anonymous[] = "(anonymous)";
+	struct vigil_access acc = {
+		.op = VIGIL_OP_MMAP,
+		.access = VIGIL_FILE_M,
+		.target = anonymous,
+		.target_len = sizeof(anonymous) - 1,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+		.may_sleep = may_sleep,
+	};
+
+	vigil_observe(current_real_cred(), &acc);
+}
+
 /* Pipes, sockets and anonymous inodes have no name worth learning. */
 static bool file_is_internal(const struct file *file)
 {
@@ -80,7 +120,11 @@ static int vigil_file_open(struct file *file)
 	 */
 	if (file->f_flags & O_CREAT)
 		access |= VIGIL_FILE_C;
-	if (access)
+	if (!access)
+		return 0;
+	if ((file->f_flags & __O_TMPFILE) && d_unlinked(file->f_path.dentry))
+		tmpfile_event(access | VIGIL_FILE_C, file);
+	else
 		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
 	return 0;
 }
@@ -96,8 +140,11 @@ static int vigil_bprm_check_security(struct linux_binprm *bprm)
 static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 			   unsigned long prot, unsigned long flags)
 {
-	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
-	    !file_is_internal(file))
+	if (!vigil_should_observe() || !(prot & PROT_EXEC))
+		return 0;
+	if (!file)
+		anon_exec_event(true);
+	else if (!file_is_internal(file))
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
 	return 0;
 }
@@ -108,8 +155,13 @@ static int vigil_file_mprotect(struct vm_area_struct *vma,
 {
 	struct file *file = vma->vm_file;
 
-	if (vigil_should_observe() && file && (prot & PROT_EXEC) &&
-	    !(vma->vm_flags & VM_EXEC) && !file_is_internal(file))
+	if (!vigil_should_observe() || !(prot & PROT_EXEC) ||
+	    (vma->vm_flags & VM_EXEC))
+		return 0;
+	/* mmap_lock is held: never wait for audit. */
+	if (!file)
+		anon_exec_event(false);
+	else if (!file_is_internal(file))
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, false);
 	return 0;
 }
@@ -222,6 +274,57 @@ static int vigil_path_chown(const struct path *path, kuid_t uid, kgid_t gid)
 	return 0;
 }
 
+/*
+ * Setting and removing extended attributes: 6.1's hooks give only the
+ * dentry, so the path is found through a mount of its file system that
+ * reaches it (vigil_dentry_mount): the initial root's, else the task's
+ * root's or working folder's. Called under the inode's lock: never waits.
+ */
+static void xattr_event(enum vigil_op op, struct dentry *dentry)
+{
+	struct vigil_access acc = {
+		.op = op,
+		.access = VIGIL_FILE_S,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+	static const char unknown[] = "?";
+	struct path path;
+
+	if (vigil_dentry_mount(dentry, &path)) {
+		acc.path = &path;
+		vigil_observe(current_real_cred(), &acc);
+		path_put(&path);
+		return;
+	}
+	/* No mount reaches it: still an access, named "?". */
+	acc.target = unknown;
+	acc.target_len = sizeof(unknown) - 1;
+	vigil_observe(current_real_cred(), &acc);
+}
+
+/*
+ * security_inode_setxattr() and _removexattr() leave the capability check
+ * (CAP_SYS_ADMIN for security.* and trusted.*) to the modules that have
+ * these hooks, as SELinux and Smack do it: vigil returns its result, so
+ * it denies exactly what the kernel without vigil denies.
+ */
+static int vigil_inode_setxattr(struct user_namespace *mnt_userns,
+				struct dentry *dentry, const char *name,
+				const void *value, size_t size, int flags)
+{
+	if (vigil_should_observe())
+		xattr_event(VIGIL_OP_SETXATTR, dentry);
+	return cap_inode_setxattr(dentry, name, value, size, flags);
+}
+
+static int vigil_inode_removexattr(struct user_namespace *mnt_userns,
+				   struct dentry *dentry, const char *name)
+{
+	if (vigil_should_observe())
+		xattr_event(VIGIL_OP_REMOVEXATTR, dentry);
+	return cap_inode_removexattr(mnt_userns, dentry, name);
+}
+
 static int vigil_sb_mount(const char *dev_name, const struct path *path,
 			  const char *type, unsigned long flags, void *data)
 {
@@ -296,6 +399,8 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 #endif
 	LSM_HOOK_INIT(path_chmod, vigil_path_chmod),
 	LSM_HOOK_INIT(path_chown, vigil_path_chown),
+	LSM_HOOK_INIT(inode_setxattr, vigil_inode_setxattr),
+	LSM_HOOK_INIT(inode_removexattr, vigil_inode_removexattr),
 	LSM_HOOK_INIT(sb_mount, vigil_sb_mount),
 	LSM_HOOK_INIT(move_mount, vigil_move_mount),
 	LSM_HOOK_INIT(sb_umount, vigil_sb_umount),

@@ -3,10 +3,13 @@
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/limits.h>
 #include <linux/net.h>
+#include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/un.h>
 #include <net/inet_sock.h>
+#include <net/af_unix.h>
 #include <net/sock.h>
 
 #include "vigil.h"
@@ -96,6 +99,36 @@ static int addr_suffix(char *buf, int pos, const struct sockaddr *addr,
 	}
 }
 
+/*
+ * The compact key of the target net_event() builds: family, type and the
+ * port it names (0: none, else port + 1), or 0 when the address is not a
+ * port (unix, others): one key for one target string, and back.
+ */
+static u64 net_fast(int family, int type, const struct sockaddr *addr,
+		    int addrlen, int port)
+{
+	u64 k = VIGIL_FAST_NET | (u64)(u16)family << 40 | (u64)(u16)type << 24;
+
+	if (!addr)
+		return k | (port > 0 ? (u32)port + 1 : 0);
+	if (addrlen < (int)sizeof(sa_family_t))
+		return k;
+	switch (addr->sa_family) {
+	case AF_INET:
+		if (addrlen < (int)sizeof(struct sockaddr_in))
+			return k;
+		return k | (ntohs(((const struct sockaddr_in *)addr)->sin_port) + 1U);
+	case AF_INET6:
+		if (addrlen < SIN6_LEN_RFC2133)
+			return k;
+		return k | (ntohs(((const struct sockaddr_in6 *)addr)->sin6_port) + 1U);
+	case AF_UNIX:
+		return 0;
+	default:
+		return k;
+	}
+}
+
 static void net_event(enum vigil_op op, u64 access, int family, int type,
 		      const struct sockaddr *addr, int addrlen, int port,
 		      bool may_sleep)
@@ -108,8 +141,12 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		.ad.type = LSM_AUDIT_DATA_NONE,
 		.may_sleep = may_sleep,
 	};
+	const struct cred *cred = current_real_cred();
 	int pos;
 
+	acc.fast = net_fast(family, type, addr, addrlen, port);
+	if (vigil_observe_fast(cred, &acc))
+		return;
 	pos = scnprintf(target, sizeof(target), "%s:%s",
 			family_name(family, fbuf, sizeof(fbuf)),
 			type_name(type, tbuf, sizeof(tbuf)));
@@ -119,7 +156,79 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		pos += scnprintf(target + pos, sizeof(target) - pos, ":%d",
 				 port);
 	acc.target_len = pos;
+	vigil_observe(cred, &acc);
+}
+
+/*
+ * A unix address naming a file: the object is the peer's bound path, as
+ * the unix_* hooks below see it once the kernel resolved the name (a
+ * relative name, "..", a symlink), not the caller's sun_path.
+ */
+static bool unix_path_addr(const struct sockaddr *addr, int addrlen)
+{
+	const struct sockaddr_un *un = (const struct sockaddr_un *)addr;
+
+	return addr && addr->sa_family == AF_UNIX &&
+	       addrlen > (int)offsetof(struct sockaddr_un, sun_path) &&
+	       un->sun_path[0] != '\0';
+}
+
+/*
+ * A connect (or send) to the unix socket @other bound to a file: target
+ * "unix:TYPE:PATH", PATH resolved like any file's. Under the peer's state
+ * lock: never sleeps, never waits for audit.
+ */
+static void unix_peer_event(const struct sock *sk, const struct sock *other)
+{
+	const struct path *path = &unix_sk(other)->path;
+	struct vigil_access acc = {
+		.op = VIGIL_OP_CONNECT,
+		.access = VIGIL_NET_CONNECT,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+	char tbuf[16], prefix[32], *buf;
+	const char *p;
+	bool foreign;
+	int n;
+
+	if (!path->dentry || sk->sk_kern_sock)
+		return;	/* abstract or unbound: recorded at connect/sendmsg */
+	buf = kmalloc(PATH_MAX + sizeof(prefix), GFP_ATOMIC | __GFP_NOWARN);
+	if (!buf) {
+		vigil_stat_inc(VIGIL_STAT_NOMEM);
+		return;
+	}
+	n = scnprintf(prefix, sizeof(prefix), "unix:%s:",
+		      type_name(sk->sk_type, tbuf, sizeof(tbuf)));
+	p = vigil_path_resolve(path, buf + sizeof(prefix), &foreign);
+	if (!strcmp(p, "?")) {
+		acc.target = buf;
+		acc.target_len = scnprintf(buf, sizeof(prefix) + 2, "%s?",
+					   prefix);
+	} else {
+		/* p is inside buf, past sizeof(prefix): the prefix goes first. */
+		memcpy((char *)p - n, prefix, n);
+		acc.target = p - n;
+		acc.target_len = strlen(p) + n;
+	}
 	vigil_observe(current_real_cred(), &acc);
+	kfree(buf);
+}
+
+static int vigil_unix_stream_connect(struct sock *sock, struct sock *other,
+				     struct sock *newsk)
+{
+	if (vigil_should_observe())
+		unix_peer_event(sock, other);
+	return 0;
+}
+
+/* A datagram connect or send (connected or not) to @other. */
+static int vigil_unix_may_send(struct socket *sock, struct socket *other)
+{
+	if (vigil_should_observe() && sock->sk && other->sk)
+		unix_peer_event(sock->sk, other->sk);
+	return 0;
 }
 
 /* The local port of a bound inet socket, else 0. */
@@ -152,7 +261,8 @@ static int vigil_socket_bind(struct socket *sock, struct sockaddr *address,
 static int vigil_socket_connect(struct socket *sock, struct sockaddr *address,
 				int addrlen)
 {
-	if (vigil_should_observe() && sock->sk)
+	if (vigil_should_observe() && sock->sk &&
+	    !unix_path_addr(address, addrlen))
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
 			  sock->sk->sk_family, sock->type, address, addrlen, 0, true);
 	return 0;
@@ -185,7 +295,8 @@ static int vigil_socket_sendmsg(struct socket *sock, struct msghdr *msg,
 				int size)
 {
 	if (vigil_should_observe() && sock->sk && msg->msg_name &&
-	    msg->msg_namelen > 0)
+	    msg->msg_namelen > 0 &&
+	    !unix_path_addr(msg->msg_name, msg->msg_namelen))
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
 			  sock->sk->sk_family, sock->type, msg->msg_name,
 			  msg->msg_namelen, 0, false);
@@ -199,6 +310,8 @@ static struct security_hook_list net_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_listen, vigil_socket_listen),
 	LSM_HOOK_INIT(socket_accept, vigil_socket_accept),
 	LSM_HOOK_INIT(socket_sendmsg, vigil_socket_sendmsg),
+	LSM_HOOK_INIT(unix_stream_connect, vigil_unix_stream_connect),
+	LSM_HOOK_INIT(unix_may_send, vigil_unix_may_send),
 };
 
 void __init vigil_net_hooks_init(void)

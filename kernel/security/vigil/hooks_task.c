@@ -20,18 +20,24 @@ static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
 		.ad.u.cap = cap,
 	};
 
+	const struct cred *c;
+
 	if (!vigil_should_observe() || (opts & CAP_OPT_NOAUDIT))
 		return 0;
-	acc.target = vigil_cap_name(cap);
-	if (!acc.target)
-		acc.target = "?";
-	acc.target_len = strlen(acc.target);
 	/*
 	 * The task that asks, whichever credentials are checked (an
 	 * overlayfs mounter's, a file opener's): its pid and comm are in the
 	 * record, so its subject and uid must be too.
 	 */
-	vigil_observe(in_task() ? current_real_cred() : cred, &acc);
+	c = in_task() ? current_real_cred() : cred;
+	acc.fast = VIGIL_FAST_CAP | (u32)cap;
+	if (vigil_observe_fast(c, &acc))
+		return 0;
+	acc.target = vigil_cap_name(cap);
+	if (!acc.target)
+		acc.target = "?";
+	acc.target_len = strlen(acc.target);
+	vigil_observe(c, &acc);
 	return 0;
 }
 
@@ -89,12 +95,18 @@ static int vigil_ptrace_access_check(struct task_struct *child,
 	return 0;
 }
 
-/* PTRACE_TRACEME: the parent becomes the tracer of the current task. */
+/*
+ * PTRACE_TRACEME: the parent becomes the tracer of the current task. The
+ * access is the parent's (it may then trace this task), so its subject,
+ * uid, pid and comm are the parent's; the target is this task. Runs under
+ * tasklist_lock with interrupts off: the parent cannot go away.
+ */
 static int vigil_ptrace_traceme(struct task_struct *parent)
 {
 	struct vigil_access acc = {
 		.op = VIGIL_OP_PTRACE,
 		.access = VIGIL_PTRACE_ATTACH,
+		.actor = parent,
 	};
 	struct vigil_subject *s;
 	const struct cred *pcred;

@@ -32,6 +32,8 @@ static const char *const op_names[] = {
 	[VIGIL_OP_MOUNT] = "mount",
 	[VIGIL_OP_UMOUNT] = "umount",
 	[VIGIL_OP_MODULE] = "module",
+	[VIGIL_OP_SETXATTR] = "setxattr",
+	[VIGIL_OP_REMOVEXATTR] = "removexattr",
 };
 
 static_assert(ARRAY_SIZE(op_names) == VIGIL_OP_COUNT, "op_names");
@@ -64,6 +66,8 @@ static const unsigned char op_classes[] = {
 	[VIGIL_OP_MOUNT] = VIGIL_CLASS_MOUNT,
 	[VIGIL_OP_UMOUNT] = VIGIL_CLASS_MOUNT,
 	[VIGIL_OP_MODULE] = VIGIL_CLASS_MODULE,
+	[VIGIL_OP_SETXATTR] = VIGIL_CLASS_FILE,
+	[VIGIL_OP_REMOVEXATTR] = VIGIL_CLASS_FILE,
 };
 
 static_assert(ARRAY_SIZE(op_classes) == VIGIL_OP_COUNT, "op_classes");

@@ -49,6 +49,8 @@ enum vigil_op {
 	VIGIL_OP_MOUNT,
 	VIGIL_OP_UMOUNT,
 	VIGIL_OP_MODULE,
+	VIGIL_OP_SETXATTR,
+	VIGIL_OP_REMOVEXATTR,
 	VIGIL_OP_COUNT,
 };
 
@@ -57,7 +59,7 @@ enum vigil_op {
  * r read, w write, a append (also granted by w), x execute, m mmap with
  * PROT_EXEC, c create (file, dir, node, symlink, rename target), d delete
  * (unlink, rmdir, rename source), t truncate, s set attributes (chmod,
- * chown), l hard link (the new name), k lock, i ioctl.
+ * chown, setting and removing extended attributes), l hard link (the new name), k lock, i ioctl.
  */
 #define VIGIL_FILE_LETTERS "rwaxmcdtslki"
 enum {

@@ -11,6 +11,8 @@
 #include <linux/err.h>
 #include <linux/fs_struct.h>
 #include <linux/init_task.h>
+#include <linux/mount.h>
+#include <linux/path.h>
 #include <linux/nsproxy.h>
 #include <linux/proc_ns.h>
 #include <linux/rcupdate.h>
@@ -102,4 +104,45 @@ u32 vigil_mntns_current(void)
 	/* current's nsproxy holds a reference: this one is never the last. */
 	mntns_operations.put(ns);
 	return inum;
+}
+
+/* @path's mount is on @dentry's file system and reaches it from its root. */
+static bool mount_reaches(const struct path *path, const struct dentry *dentry)
+{
+	return path->mnt && path->mnt->mnt_sb == dentry->d_sb &&
+	       is_subdir((struct dentry *)dentry, path->mnt->mnt_root);
+}
+
+/**
+ * vigil_dentry_mount - a path for a dentry a hook gave without its mount
+ * @dentry: the object (6.1's xattr hooks give no mount)
+ * @ret_path: set to @dentry on a mount that reaches it, with references
+ *
+ * A mount of @dentry's file system whose root it is under: the initial
+ * root's, else the current task's root's or working folder's. The name
+ * it gives is a true name of the file, though maybe not the one the task
+ * used (another mount of the same file system). May sleep (dput/mntput).
+ *
+ * Return: true when one was found (path_put() it), else false.
+ */
+bool vigil_dentry_mount(const struct dentry *dentry, struct path *ret_path)
+{
+	struct path cand[3];
+	int i, n = 0;
+	bool found = false;
+
+	get_fs_root(&init_fs, &cand[n++]);
+	if (current->fs) {
+		get_fs_root(current->fs, &cand[n++]);
+		get_fs_pwd(current->fs, &cand[n++]);
+	}
+	for (i = 0; i < n; i++) {
+		if (!found && mount_reaches(&cand[i], dentry)) {
+			ret_path->mnt = mntget(cand[i].mnt);
+			ret_path->dentry = dget((struct dentry *)dentry);
+			found = true;
+		}
+		path_put(&cand[i]);
+	}
+	return found;
 }

@@ -309,28 +309,52 @@ static int subjects_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(subjects);
 
+/*
+ * The learned file: each open has a cursor in the table's fifo (its
+ * private data), parked before the first tuple a read has not returned.
+ * A read resumes there in O(1) with the lock held only for its chunk;
+ * tuples evicted meanwhile are not counted against it (no skip), and the
+ * ones added come after it (read once, at the end).
+ */
 static void *learned_start(struct seq_file *m, loff_t *pos)
 	__acquires(&vigil_table.lock)
 {
+	struct vigil_entry *cursor = m->private;
+
 	spin_lock(&vigil_table.lock);
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
-	return seq_list_start(&vigil_table.fifo, *pos - 1);
+	if (list_empty(&cursor->fifo))
+		return NULL;
+	return vigil_table_next(&vigil_table, &cursor->fifo);
 }
 
 static void *learned_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	if (v == SEQ_START_TOKEN) {
-		++*pos;
-		return list_empty(&vigil_table.fifo) ? NULL :
-		       vigil_table.fifo.next;
-	}
-	return seq_list_next(v, &vigil_table.fifo, pos);
+	struct vigil_entry *e = v;
+
+	/*
+	 * seq_file steps past a tuple only once its line is kept for the
+	 * reader (a line that overflowed the buffer is shown again): only
+	 * then may a tuple whose record was lost go (vigil snapshot has it).
+	 */
+	if (v != SEQ_START_TOKEN)
+		vigil_table_shown(e);
+	++*pos;
+	return vigil_table_next(&vigil_table, v == SEQ_START_TOKEN ?
+				&vigil_table.fifo : &e->fifo);
 }
 
+/* @v: the tuple the next read starts with, NULL at the end. */
 static void learned_stop(struct seq_file *m, void *v)
 	__releases(&vigil_table.lock)
 {
+	struct vigil_entry *cursor = m->private;
+
+	if (v == SEQ_START_TOKEN)
+		list_del_init(&cursor->fifo);
+	else
+		vigil_table_cursor_park(&vigil_table, cursor, v);
 	spin_unlock(&vigil_table.lock);
 }
 
@@ -343,8 +367,7 @@ static int learned_show(struct seq_file *m, void *v)
 		seq_puts(m, "# seq verdict op access count first last uid mntns exe object\n");
 		return 0;
 	}
-	e = list_entry(v, struct vigil_entry, fifo);
-	vigil_table_shown(e);
+	e = v;
 	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
 			    sizeof(access));
 	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u %u", e->seq,
@@ -367,7 +390,32 @@ static const struct seq_operations learned_sops = {
 	.stop = learned_stop,
 	.show = learned_show,
 };
-DEFINE_SEQ_ATTRIBUTE(learned);
+
+static int learned_open(struct inode *inode, struct file *file)
+{
+	struct vigil_entry *cursor;
+
+	cursor = __seq_open_private(file, &learned_sops, sizeof(*cursor));
+	if (!cursor)
+		return -ENOMEM;
+	vigil_table_cursor_init(cursor);
+	return 0;
+}
+
+static int learned_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	vigil_table_cursor_drop(&vigil_table, m->private);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations learned_fops = {
+	.open = learned_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = learned_release,
+};
 
 static const struct {
 	const char *name;

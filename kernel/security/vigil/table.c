@@ -15,7 +15,9 @@
  * learned file has shown it (vigil snapshot), so nothing is lost unseen.
  */
 
+#include <linux/hash.h>
 #include <linux/hashtable.h>
+#include <linux/log2.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/rculist.h>
@@ -106,6 +108,10 @@ void vigil_table_destroy(struct vigil_table *t)
 	int bkt;
 
 	list_for_each_entry_safe(e, tmp, &t->fifo, fifo) {
+		if (vigil_entry_is_cursor(e)) {
+			list_del_init(&e->fifo);
+			continue;
+		}
 		hlist_del_rcu(&e->hnode);
 		entry_free(e);
 	}
@@ -169,6 +175,54 @@ static size_t share_max(const struct vigil_table *t)
 void vigil_table_shown(struct vigil_entry *e)
 {
 	e->pinned = false;
+}
+
+/* A cursor for a reader of the fifo: in no list until parked. */
+void vigil_table_cursor_init(struct vigil_entry *cursor)
+{
+	memset(cursor, 0, sizeof(*cursor));
+	INIT_LIST_HEAD(&cursor->fifo);
+}
+
+/**
+ * vigil_table_next - the tuple after a place in the fifo
+ * @t: the table, locked
+ * @pos: &t->fifo (from the oldest), a tuple's or a cursor's fifo node
+ *
+ * Return: the next tuple, cursors stepped over, or NULL at the end.
+ */
+struct vigil_entry *vigil_table_next(struct vigil_table *t,
+				     struct list_head *pos)
+{
+	struct vigil_entry *e;
+
+	lockdep_assert_held(&t->lock);
+	for (pos = pos->next; pos != &t->fifo; pos = pos->next) {
+		e = list_entry(pos, struct vigil_entry, fifo);
+		if (!vigil_entry_is_cursor(e))
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * Leave @cursor just before @next, the first tuple not yet read, or at
+ * the end of the fifo when @next is NULL (later tuples come after it).
+ */
+void vigil_table_cursor_park(struct vigil_table *t,
+			     struct vigil_entry *cursor,
+			     struct vigil_entry *next)
+{
+	lockdep_assert_held(&t->lock);
+	list_move_tail(&cursor->fifo, next ? &next->fifo : &t->fifo);
+}
+
+void vigil_table_cursor_drop(struct vigil_table *t,
+			     struct vigil_entry *cursor)
+{
+	spin_lock(&t->lock);
+	list_del_init(&cursor->fifo);
+	spin_unlock(&t->lock);
 }
 
 u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
@@ -250,7 +304,8 @@ static void entry_touch(struct vigil_entry *e)
  * higher), else -ENOENT.
  */
 int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
-		    u32 hash, const char *obj, size_t len)
+		    u32 hash, const char *obj, size_t len,
+		    struct vigil_entry **ret_e)
 {
 	struct vigil_entry *e;
 	int verdict = -ENOENT;
@@ -260,6 +315,8 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 		if (e->hash == hash && key_equal(e, key, obj, len)) {
 			entry_touch(e);
 			verdict = e->verdict;
+			if (ret_e)
+				*ret_e = e;
 			break;
 		}
 	}
@@ -267,9 +324,59 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 	return verdict;
 }
 
+static struct vigil_entry **fast_slot(struct vigil_subject *s, u64 fast)
+{
+	return &s->fast[hash_64(fast, ilog2(VIGIL_FAST_SLOTS))];
+}
+
+/**
+ * vigil_fast_remember - let the subject's next repeat of @e skip the lookup
+ * @e: a tuple with a compact key, found or inserted under rcu_read_lock()
+ *
+ * Its eviction clears the slot (entry_unlink): each side writes, then
+ * reads the other's write after a full barrier, so one of them sees the
+ * other and no slot keeps a tuple past its RCU grace period.
+ */
+void vigil_fast_remember(struct vigil_entry *e)
+{
+	struct vigil_entry **slot;
+
+	if (!e->key.fast || e->key.subj->permanent)
+		return;
+	slot = fast_slot(e->key.subj, e->key.fast);
+	if (READ_ONCE(*slot) == e)
+		return;
+	/* Publish e initialised (readers use it without the lock)... */
+	smp_store_release(slot, e);
+	/* ...then see its eviction, or the eviction sees it in the slot. */
+	smp_mb();
+	if (READ_ONCE(e->dead))
+		cmpxchg(slot, e, NULL);
+}
+
+/* The tuple @fast names in @s's cache, if any; under rcu_read_lock(). */
+struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s, u64 fast)
+{
+	struct vigil_entry *e = READ_ONCE(*fast_slot(s, fast));
+
+	if (!e || e->key.fast != fast || READ_ONCE(e->dead))
+		return NULL;
+	return e;
+}
+
+void vigil_fast_touch(struct vigil_entry *e)
+{
+	entry_touch(e);
+}
+
 static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 {
 	lockdep_assert_held(&t->lock);
+	WRITE_ONCE(e->dead, true);
+	if (e->key.fast && !e->key.subj->permanent) {
+		smp_mb();	/* pairs with vigil_fast_remember() */
+		cmpxchg(fast_slot(e->key.subj, e->key.fast), e, NULL);
+	}
 	list_del(&e->fifo);
 	if (e->share) {
 		list_del(&e->ufifo);
@@ -296,6 +403,8 @@ static bool evict_oldest(struct vigil_table *t, struct vigil_uid_share *us)
 	list_for_each(pos, head) {
 		e = us ? list_entry(pos, struct vigil_entry, ufifo) :
 			 list_entry(pos, struct vigil_entry, fifo);
+		if (vigil_entry_is_cursor(e))
+			continue;
 		if (!e->pinned) {
 			atomic64_inc(&t->evictions);
 			entry_unlink(t, e);
@@ -345,7 +454,7 @@ static bool make_room(struct vigil_table *t, struct vigil_uid_share *us,
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
 		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
-		       bool *ret_held)
+		       bool *ret_held, struct vigil_entry **ret_e)
 {
 	struct vigil_uid_share *us;
 	struct vigil_entry *e, *new;
@@ -363,6 +472,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->uid = uid;
 	new->mntns = mntns;
 	new->pinned = false;
+	new->dead = false;
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
 	new->first = ktime_get_real_seconds();
@@ -410,6 +520,9 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	t->nr++;
 	spin_unlock(&t->lock);
 	*ret_seq = new->seq;
+	/* Valid as long as the caller's RCU read section, if it has one. */
+	if (ret_e)
+		*ret_e = new;
 	return 0;
 }
 
@@ -448,7 +561,7 @@ void vigil_table_flush_observed(struct vigil_table *t)
 
 	spin_lock(&t->lock);
 	list_for_each_entry_safe(e, tmp, &t->fifo, fifo)
-		if (e->key.gen && !e->pinned)
+		if (!vigil_entry_is_cursor(e) && e->key.gen && !e->pinned)
 			entry_unlink(t, e);
 	spin_unlock(&t->lock);
 }

@@ -42,14 +42,14 @@ static int insert(struct vigil_table *t, const struct vigil_key *key,
 	bool held;
 
 	return vigil_table_insert(t, key, hash, obj, strlen(obj),
-				  GLOBAL_ROOT_UID, 0, v, seq, &held);
+				  GLOBAL_ROOT_UID, 0, v, seq, &held, NULL);
 }
 
 static int hit(struct vigil_table *t, const struct vigil_key *key,
 	       const char *obj)
 {
 	return vigil_table_hit(t, key, vigil_key_hash(key, obj, strlen(obj)),
-			       obj, strlen(obj));
+			       obj, strlen(obj), NULL);
 }
 
 static void table_insert_then_repeat(struct kunit *test)
@@ -215,7 +215,7 @@ static int insert_uid(struct vigil_table *t, u64 ino, kuid_t uid, bool *held)
 	return vigil_table_insert(t, &key, vigil_key_hash(&key, obj,
 							  strlen(obj)),
 				  obj, strlen(obj), uid, 0,
-				  VIGIL_VERDICT_LEARN, &seq, held);
+				  VIGIL_VERDICT_LEARN, &seq, held, NULL);
 }
 
 static struct vigil_uid_share *share_find(struct vigil_table *t, kuid_t uid)
@@ -318,6 +318,86 @@ static void table_names_compared(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit(t, &b, "/d/y"), VIGIL_VERDICT_LEARN);
 }
 
+/*
+ * One read chunk of the learned file: up to @n tuples after @cursor (from
+ * the oldest when @first), each counted in @seen by its seq, then the
+ * cursor parked before the next one, as learned_start/next/stop do.
+ * Return: false at the end of the table.
+ */
+static bool read_chunk(struct vigil_table *t, struct vigil_entry *cursor,
+		       bool first, int n, u8 *seen, size_t nseen)
+{
+	struct vigil_entry *e;
+
+	spin_lock(&t->lock);
+	e = vigil_table_next(t, first ? &t->fifo : &cursor->fifo);
+	for (; e && n--; e = vigil_table_next(t, &e->fifo))
+		if (e->seq < nseen)
+			seen[e->seq]++;
+	vigil_table_cursor_park(t, cursor, e);
+	spin_unlock(&t->lock);
+	return e;
+}
+
+/*
+ * A reader of the learned file while tuples are evicted (the oldest, by
+ * inserts into a full table), flushed (observe verdicts, before and just
+ * after its place) and added: each tuple there from its first to its last
+ * chunk is read exactly once, and none twice.
+ */
+static void table_cursor_never_skips(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_entry *cursor, *e;
+	const size_t nseen = 4096;
+	struct vigil_key key;
+	u64 seq, next = 0;
+	int chunk = 0, i;
+	char obj[32];
+	bool more;
+	u8 *seen;
+
+	seen = kunit_kzalloc(test, nseen, GFP_KERNEL);
+	cursor = kunit_kzalloc(test, sizeof(*cursor), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	KUNIT_ASSERT_NOT_NULL(test, cursor);
+	vigil_table_cursor_init(cursor);
+	/* A full table: every later insert evicts its oldest tuple. */
+	while (!atomic64_read(&t->evictions)) {
+		key_for(&key, 1000 + next, VIGIL_FILE_R);
+		key.gen = next % 3 == 1;	/* an observe verdict */
+		snprintf(obj, sizeof(obj), "/r/%llu", next++);
+		KUNIT_ASSERT_EQ(test, insert(t, &key, obj, key.gen ?
+					     VIGIL_VERDICT_DENY :
+					     VIGIL_VERDICT_LEARN, &seq), 0);
+	}
+	more = read_chunk(t, cursor, true, 3, seen, nseen);
+	while (more) {
+		/* Two new tuples: two of the oldest go. */
+		for (i = 0; i < 2; i++) {
+			key_for(&key, 1000 + next, VIGIL_FILE_R);
+			snprintf(obj, sizeof(obj), "/r/%llu", next++);
+			KUNIT_ASSERT_EQ(test, insert(t, &key, obj,
+						     VIGIL_VERDICT_LEARN,
+						     &seq), 0);
+		}
+		/* Observe verdicts go: behind the reader and just ahead. */
+		if (++chunk == 20)
+			vigil_table_flush_observed(t);
+		more = read_chunk(t, cursor, false, 3, seen, nseen);
+	}
+	KUNIT_ASSERT_LT(test, (size_t)t->seq, nseen);
+	KUNIT_EXPECT_GT(test, chunk, 20);
+	/* Every tuple still there was read once (the new ones at the end). */
+	list_for_each_entry(e, &t->fifo, fifo)
+		if (!vigil_entry_is_cursor(e))
+			KUNIT_EXPECT_EQ_MSG(test, seen[e->seq], 1,
+					    "seq %llu", e->seq);
+	for (i = 0; i < nseen; i++)
+		KUNIT_EXPECT_LE_MSG(test, seen[i], 1, "seq %d", i);
+	vigil_table_cursor_drop(t, cursor);
+}
+
 static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_insert_then_repeat),
 	KUNIT_CASE(table_distinct_keys),
@@ -327,6 +407,7 @@ static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_uid_share),
 	KUNIT_CASE(table_pinned_kept),
 	KUNIT_CASE(table_names_compared),
+	KUNIT_CASE(table_cursor_never_skips),
 	{}
 };
 

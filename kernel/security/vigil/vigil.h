@@ -4,6 +4,7 @@
 #define _SECURITY_VIGIL_VIGIL_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/cred.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
@@ -49,6 +50,14 @@ const char *vigil_verdict_name(enum vigil_verdict verdict);
  * subject.c: the executable a task runs, interned, shared by the creds and
  * tuples that name it and freed after the last of them.
  */
+/* Per subject: the tuples its repeated compact accesses hit last. */
+#define VIGIL_FAST_SLOTS 16
+/* Compact keys (vigil_access.fast): a capability, a socket. */
+#define VIGIL_FAST_CAP BIT_ULL(62)
+#define VIGIL_FAST_NET BIT_ULL(63)
+
+struct vigil_entry;
+
 struct vigil_subject {
 	struct hlist_node node;
 	struct rcu_head rcu;
@@ -63,6 +72,12 @@ struct vigil_subject {
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
 	u32 mntns;	/* 0: initial mount namespace, else its id */
+	/*
+	 * Tuples of this subject by their compact key (vigil_access.fast):
+	 * read under RCU, cleared by the eviction of the tuple (see
+	 * vigil_fast_remember()); a cache, never the only copy.
+	 */
+	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
 	u32 len;
 	char exe[];
 };
@@ -138,6 +153,8 @@ struct vigil_key {
 	u16 op;
 	u8 by_name;	/* object compared by its string */
 	u8 nsx;		/* the task was not in the initial mount namespace */
+	/* The access's compact key (vigil_access.fast), or 0; not compared. */
+	u64 fast;
 };
 
 /*
@@ -183,9 +200,22 @@ struct vigil_entry {
 	u16 namelen;	/* the key's name ends obj (0: not comparable) */
 	/* Its record was not delivered: kept until the learned file shows it. */
 	bool pinned;
+	bool dead;	/* unlinked: no fast path may count it */
 	u16 objlen;
 	char obj[];
 };
+
+/*
+ * A reader's place in the table's fifo (the learned file): an entry of
+ * size 0, never in a bucket nor in a uid's list, stepped over by every
+ * walk of the fifo. It stays where the reader stopped while tuples around
+ * it are evicted or added, so a read resumes in O(1), and never skips or
+ * repeats a tuple.
+ */
+static inline bool vigil_entry_is_cursor(const struct vigil_entry *e)
+{
+	return !e->size;
+}
 
 struct vigil_table {
 	spinlock_t lock;	/* writers: insert, evict, flush */
@@ -210,14 +240,26 @@ int vigil_table_init(struct vigil_table *t, unsigned int bits,
 void vigil_table_destroy(struct vigil_table *t);
 u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len);
 int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
-		    u32 hash, const char *obj, size_t len);
+		    u32 hash, const char *obj, size_t len,
+		    struct vigil_entry **ret_e);
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
 		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
-		       bool *ret_held);
+		       bool *ret_held, struct vigil_entry **ret_e);
+void vigil_fast_remember(struct vigil_entry *e);
+struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s, u64 fast);
+void vigil_fast_touch(struct vigil_entry *e);
 void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 		     u32 hash, const char *obj, size_t len);
 void vigil_table_shown(struct vigil_entry *e);
+void vigil_table_cursor_init(struct vigil_entry *cursor);
+struct vigil_entry *vigil_table_next(struct vigil_table *t,
+				     struct list_head *pos);
+void vigil_table_cursor_park(struct vigil_table *t,
+			     struct vigil_entry *cursor,
+			     struct vigil_entry *next);
+void vigil_table_cursor_drop(struct vigil_table *t,
+			     struct vigil_entry *cursor);
 void vigil_table_flush_observed(struct vigil_table *t);
 void vigil_table_set_max(struct vigil_table *t, size_t max_bytes);
 
@@ -268,6 +310,23 @@ struct vigil_access {
 	 * syscall's own records do, instead of being lost.
 	 */
 	bool may_sleep;
+	/*
+	 * An O_TMPFILE file: path is its folder, child the file (named
+	 * "#INO" by the kernel); one tuple per folder and access.
+	 */
+	bool tmpfile;
+	/*
+	 * The task whose credentials are checked, when not current (the
+	 * tracer of PTRACE_TRACEME): the record's pid and comm are its.
+	 */
+	struct task_struct *actor;
+	/*
+	 * A compact key of (object) that no other object of the same op
+	 * shares (a capability, a socket's family, type and port), or 0: a
+	 * repeat is then found by vigil_observe_fast() before the object
+	 * string is built or hashed.
+	 */
+	u64 fast;
 };
 
 bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
@@ -277,11 +336,13 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 /* path.c: names as the initial mount namespace sees them. */
 const char *vigil_path_resolve(const struct path *path, char *buf,
 			       bool *ret_foreign);
+bool vigil_dentry_mount(const struct dentry *dentry, struct path *ret_path);
 bool vigil_mntns_initial(void);
 u32 vigil_mntns_current(void);
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
+bool vigil_observe_fast(const struct cred *cred, struct vigil_access *acc);
 
 static inline bool vigil_should_observe(void)
 {
