@@ -7,7 +7,12 @@
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
  *                    fdpass FILE DATA | opens DIR N | connects N [FIRST] |
  *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
- *                    mprotect FILE | sendto PORT | movemount DIR TARGET
+ *                    mprotect FILE | sendto PORT | movemount DIR TARGET |
+ *                    traceme | anonexec
+ *
+ * traceme: a child named "tracee" asks to be traced (PTRACE_TRACEME), the
+ * probe being its tracer; prints "TRACER_PID TRACEE_PID".
+ * anonexec: an executable anonymous mapping, by mmap and by mprotect.
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -31,6 +36,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -394,6 +400,40 @@ static int do_mkdirs(const char *dir, long n, long first)
 	return 0;
 }
 
+static int do_traceme(void)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return fail("fork");
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "tracee");
+		_exit(ptrace(PTRACE_TRACEME, 0, NULL, NULL) ? 1 : 0);
+	}
+	waitpid(pid, &st, 0);
+	printf("%d %d\n", (int)getpid(), (int)pid);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : fail("traceme");
+}
+
+static int do_anonexec(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || q == MAP_FAILED)
+		return fail("mmap");
+	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
+		return fail("mprotect");
+	munmap(p, 4096);
+	munmap(q, 4096);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -427,8 +467,12 @@ int main(int argc, char **argv)
 	if (!strcmp(verb, "mkdirs") && (argc == 4 || argc == 5))
 		return do_mkdirs(argv[2], atol(argv[3]),
 				 argc == 5 ? atol(argv[4]) : 0);
+	if (!strcmp(verb, "traceme"))
+		return do_traceme();
+	if (!strcmp(verb, "anonexec"))
+		return do_anonexec();
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | mprotect FILE | sendto PORT | movemount DIR TARGET\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec\n");
 	return 2;
 }
