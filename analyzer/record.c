@@ -25,7 +25,8 @@ const char *const rec_kind_names[] = {
 static const char *const file_ops[] = {
 	"open", "exec", "mmap", "create", "unlink", "rename", "link",
 	"symlink", "truncate", "chmod", "chown", "mkdir", "rmdir", "mknod",
-	"lock", "ioctl", "mount", "umount", "module",
+	"lock", "ioctl", "mount", "umount", "module", "setxattr",
+	"removexattr",
 };
 
 bool vigil_op_is_file(const char *op)

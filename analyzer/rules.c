@@ -365,6 +365,27 @@ static int temp_comp(struct comps *cs, size_t i, unsigned int *heur)
 	return rc;
 }
 
+/*
+ * An O_TMPFILE file: the kernel names it "#INO" in the folder it was
+ * made in, a new number each time -> "#*", whatever the folder.
+ */
+static int heur_tmpfile(struct comps *cs, unsigned int *heur)
+{
+	const char *c;
+	size_t i;
+
+	if (!cs->n)
+		return 0;
+	c = cs->c[cs->n - 1];
+	if (c[0] != '#' || !c[1])
+		return 0;
+	for (i = 1; c[i]; i++)
+		if (c[i] < '0' || c[i] > '9')
+			return 0;
+	*heur |= VIGIL_HEUR_TEMP;
+	return comp_set(cs, cs->n - 1, "#*");
+}
+
 static int heur_temp(struct comps *cs, unsigned int *heur)
 {
 	size_t skip, i;
@@ -411,6 +432,8 @@ static int generalise_path(const char *path, char **ret, unsigned int *heur)
 		rc = heur_home(&cs, &h);
 	if (!rc)
 		rc = heur_library(&cs, &h);
+	if (!rc)
+		rc = heur_tmpfile(&cs, &h);
 	if (!rc)
 		rc = heur_temp(&cs, &h);
 	if (!rc && h) {

@@ -285,8 +285,14 @@ static void test_temp(void **state)
 	rec("/usr/bin/app", "open", "rw", "/dev/shm/sem.Xy12Ab");
 	rec("/usr/bin/app", "open", "r", "/tmp/plain");
 	rec("/usr/bin/app", "open", "r", "/etc/foo.aB3xYz");
+	/* O_TMPFILE files, named "#INO" by the kernel, in any folder */
+	rec("/usr/bin/app", "open", "rwc", "/var/lib/app/#1234");
+	rec("/usr/bin/app", "open", "rwc", "/var/lib/app/#98765");
 	rs = load(false);
 	sr = subj(&rs, "/usr/bin/app");
+	r = must(sr, VIGIL_CLASS_FILE, "/var/lib/app/\\#*");
+	assert_int_equal(r->distinct, 2);
+	assert_string_equal(r->why, "temporary name");
 	r = must(sr, VIGIL_CLASS_FILE, "/tmp/foo.*");
 	assert_int_equal(r->distinct, 2);
 	assert_int_equal(r->count, 3);
