@@ -7,6 +7,7 @@
 #define _SECURITY_VIGIL_COMPAT_H
 
 #include <linux/lsm_hooks.h>
+#include <linux/security.h>
 
 /*
  * LSM ids (uapi/linux/lsm.h, included by lsm_hooks.h) came with Linux
@@ -31,10 +32,52 @@ extern const struct lsm_id vigil_lsmid;
  */
 #define VIGIL_HAS_FILE_TRUNCATE
 
+/*
+ * The xattr hooks take the mount's idmap, and the LSM layer makes the
+ * capability checks itself (inode_xattr_skipcap) before calling them.
+ */
+#define vigil_xattr_idmap struct mnt_idmap
+
+static inline int vigil_setxattr_cap(struct mnt_idmap *idmap,
+				     struct dentry *dentry, const char *name,
+				     const void *value, size_t size, int flags)
+{
+	return 0;
+}
+
+static inline int vigil_removexattr_cap(struct mnt_idmap *idmap,
+					struct dentry *dentry,
+					const char *name)
+{
+	return 0;
+}
+
 #else /* Linux 6.1 */
 
 #define VIGIL_LSM_ID "vigil"
 #define vigil_committing_bprm struct linux_binprm
+
+/*
+ * security_inode_setxattr() and _removexattr() leave the capability check
+ * (CAP_SYS_ADMIN for security.* and trusted.*) to the modules that have
+ * these hooks, as SELinux and Smack do it: vigil returns its result, so it
+ * denies exactly what the kernel without vigil denies.
+ */
+#define vigil_xattr_idmap struct user_namespace
+
+static inline int vigil_setxattr_cap(struct user_namespace *mnt_userns,
+				     struct dentry *dentry, const char *name,
+				     const void *value, size_t size, int flags)
+{
+	return cap_inode_setxattr(dentry, name, value, size, flags);
+}
+
+static inline int vigil_removexattr_cap(struct user_namespace *mnt_userns,
+					struct dentry *dentry,
+					const char *name)
+{
+	return cap_inode_removexattr(mnt_userns, dentry, name);
+}
 
 #endif
 

@@ -302,27 +302,22 @@ static void xattr_event(enum vigil_op op, struct dentry *dentry)
 	vigil_observe(current_real_cred(), &acc);
 }
 
-/*
- * security_inode_setxattr() and _removexattr() leave the capability check
- * (CAP_SYS_ADMIN for security.* and trusted.*) to the modules that have
- * these hooks, as SELinux and Smack do it: vigil returns its result, so
- * it denies exactly what the kernel without vigil denies.
- */
-static int vigil_inode_setxattr(struct user_namespace *mnt_userns,
+/* The capability check these hooks integrate: see compat.h. */
+static int vigil_inode_setxattr(vigil_xattr_idmap *idmap,
 				struct dentry *dentry, const char *name,
 				const void *value, size_t size, int flags)
 {
 	if (vigil_should_observe())
 		xattr_event(VIGIL_OP_SETXATTR, dentry);
-	return cap_inode_setxattr(dentry, name, value, size, flags);
+	return vigil_setxattr_cap(idmap, dentry, name, value, size, flags);
 }
 
-static int vigil_inode_removexattr(struct user_namespace *mnt_userns,
+static int vigil_inode_removexattr(vigil_xattr_idmap *idmap,
 				   struct dentry *dentry, const char *name)
 {
 	if (vigil_should_observe())
 		xattr_event(VIGIL_OP_REMOVEXATTR, dentry);
-	return cap_inode_removexattr(mnt_userns, dentry, name);
+	return vigil_removexattr_cap(idmap, dentry, name);
 }
 
 static int vigil_sb_mount(const char *dev_name, const struct path *path,
