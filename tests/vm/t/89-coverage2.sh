@@ -86,14 +86,20 @@ t_is "vigil denies nothing the kernel allows, and no security.* to nobody (CAP_S
 import os, errno
 try: os.setxattr('$d/u/x', 'security.vigil', b'1')
 except OSError as e: print(errno.errorcode[e.errno])")" EPERM
-t_ok "root sets and removes trusted.vigil" python3 -c "
+touch $d/s/y $d/s/z
+t_ok "root sets and removes trusted.vigil on another file, from a working folder in /tmp" \
+	sh -c "cd $d && python3 -c \"
 import os
-os.setxattr('$d/u/x', 'trusted.vigil', b'1'); os.removexattr('$d/u/x', 'trusted.vigil')"
+os.setxattr('$d/s/y', 'trusted.vigil', b'1'); os.removexattr('$d/s/y', 'trusted.vigil')\""
+t_ok "recorded too, with its path (the working folder's mount reaches it)" \
+	vigil_wait "op=removexattr access=s uid=0 exe=\"$py\" path=\"$d/s/y\""
 # From a working folder on the root file system, no mount vigil can find
 # (initial root, task root, working folder) reaches /tmp's tmpfs: the
 # access is recorded, its object "?" (6.1's xattr hooks give no mount).
-t_ok "recorded too, named ? (no mount vigil can find reaches it)" \
-	vigil_wait "op=removexattr access=s uid=0 exe=\"$py\" path=\\? target=\"\\?\""
+t_ok "root sets trusted.vigil by absolute path from /" \
+	sh -c "cd / && python3 -c \"import os; os.setxattr('$d/s/z', 'trusted.vigil', b'1')\""
+t_ok "recorded, named ? (no mount vigil can find reaches it)" \
+	vigil_wait "op=setxattr access=s uid=0 exe=\"$py\" path=\\? target=\"\\?\""
 
 # PTRACE_TRACEME: the parent's access.
 read -r tracer tracee < <(asuser "$probe" traceme)
