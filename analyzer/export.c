@@ -32,29 +32,20 @@ void glob_toks_free(struct glob_toks *g)
 /* A lexed item of the shared matcher as an exporter's token. */
 static struct gtok gtok_of_item(u16 item)
 {
-	struct gtok t = { .kind = GT_LIT };
+	static const enum gtok_kind meta[] = {
+		[VIGIL_GLOB_STAR - VIGIL_GLOB_STAR] = GT_STAR,
+		[VIGIL_GLOB_DSTAR - VIGIL_GLOB_STAR] = GT_STAR2,
+		[VIGIL_GLOB_ANY - VIGIL_GLOB_STAR] = GT_QMARK,
+		[VIGIL_GLOB_LBRACE - VIGIL_GLOB_STAR] = GT_LBRACE,
+		[VIGIL_GLOB_RBRACE - VIGIL_GLOB_STAR] = GT_RBRACE,
+		[VIGIL_GLOB_COMMA - VIGIL_GLOB_STAR] = GT_COMMA,
+	};
+	struct gtok t = { .kind = GT_LIT, .c = (unsigned char)item };
 
-	switch ((enum vigil_glob_tok)item) {
-	case VIGIL_GLOB_STAR:
-		t.kind = GT_STAR;
-		return t;
-	case VIGIL_GLOB_DSTAR:
-		t.kind = GT_STAR2;
-		return t;
-	case VIGIL_GLOB_ANY:
-		t.kind = GT_QMARK;
-		return t;
-	case VIGIL_GLOB_LBRACE:
-		t.kind = GT_LBRACE;
-		return t;
-	case VIGIL_GLOB_RBRACE:
-		t.kind = GT_RBRACE;
-		return t;
-	case VIGIL_GLOB_COMMA:
-		t.kind = GT_COMMA;
-		return t;
+	if (item >= VIGIL_GLOB_STAR) {
+		t.kind = meta[item - VIGIL_GLOB_STAR];
+		t.c = 0;
 	}
-	t.c = (unsigned char)item;
 	return t;
 }
 

@@ -262,6 +262,23 @@ static int gnuplot_wait(struct plots *p)
 	return rc;
 }
 
+/* One bar chart of top rows: DIR/data/NAME.dat drawn into DIR/NAME.svg. */
+static int bars_chart(struct plots *p, const char *dir, const char *name,
+		      const char *title, const struct top_row *t, size_t n)
+{
+	char data[PATH_MAX], svg[PATH_MAX], vars[3 * PATH_MAX + 1024];
+	int rc;
+
+	snprintf(data, sizeof(data), "%s/data/%s.dat", dir, name);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, name);
+	rc = write_tops(t, n, data);
+	if (rc)
+		return rc;
+	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
+		 "title_text='%s'; ylabel_text='records'", data, svg, title);
+	return gnuplot(p, "bars.gp", vars, svg);
+}
+
 /* Write the data files and start gnuplot on each. */
 static int draw(struct report *r, const char *dir, struct plots *p)
 {
@@ -322,24 +339,12 @@ static int draw(struct report *r, const char *dir, struct plots *p)
 			return rc;
 	}
 
-	snprintf(data, sizeof(data), "%s/data/top-subjects.dat", dir);
-	snprintf(svg, sizeof(svg), "%s/top-subjects.svg", dir);
-	rc = write_tops(r->top_subj, r->ntop_subj, data);
+	rc = bars_chart(p, dir, "top-subjects", "Top subjects", r->top_subj,
+			r->ntop_subj);
 	if (rc)
 		return rc;
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "title_text='Top subjects'; ylabel_text='records'", data, svg);
-	rc = gnuplot(p, "bars.gp", vars, svg);
-	if (rc)
-		return rc;
-	snprintf(data, sizeof(data), "%s/data/top-objects.dat", dir);
-	snprintf(svg, sizeof(svg), "%s/top-objects.svg", dir);
-	rc = write_tops(r->top_obj, r->ntop_obj, data);
-	if (rc)
-		return rc;
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "title_text='Top objects'; ylabel_text='records'", data, svg);
-	return gnuplot(p, "bars.gp", vars, svg);
+	return bars_chart(p, dir, "top-objects", "Top objects", r->top_obj,
+			  r->ntop_obj);
 }
 
 
