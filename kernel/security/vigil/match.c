@@ -37,8 +37,10 @@ struct vigil_glob {
 	const struct vigil_glob_alt *alts;
 	const char *src;	/* canonical source */
 	const char *lit;	/* literal text when no metacharacter, or NULL */
+	const char *prefix;	/* literal bytes every match starts with */
 	u16 srclen;
 	u16 litlen;
+	u16 prefixlen;
 	u16 nalts;
 	u16 nclasses;
 	bool absolute;
@@ -411,11 +413,31 @@ static void set_bit64(u64 *mask, unsigned int pos)
 	mask[pos / 64] |= 1ULL << (pos % 64);
 }
 
+/*
+ * The number of leading tokens that are literal bytes and the same in every
+ * alternative: the bytes every match starts with.
+ */
+static unsigned int common_prefix(const struct glob_build *b)
+{
+	unsigned int n = b->nalts ? b->lens[0] : 0, k, p;
+	const u16 *t = b->toks, *first = b->toks;
+
+	for (k = 0; k < b->nalts; k++) {
+		n = min_t(unsigned int, n, b->lens[k]);
+		for (p = 0; p < n; p++)
+			if (t[p] >= 256 || t[p] != first[p])
+				break;
+		n = p;
+		t += b->lens[k];
+	}
+	return n;
+}
+
 /* Build the compiled glob from the expanded alternatives. */
 static int glob_build_masks(struct glob_build *b, struct vigil_glob **ret_glob)
 {
 	u8 cls[256] = { 0 };
-	unsigned int ncls = 1, k, p;
+	unsigned int ncls = 1, k, p, plen = 0;
 	size_t words = 0, size, off;
 	struct vigil_glob_alt *alts;
 	struct vigil_glob *g;
@@ -433,9 +455,11 @@ static int glob_build_masks(struct glob_build *b, struct vigil_glob **ret_glob)
 
 	if (!b->meta)
 		words = 0;	/* matched with memcmp() */
+	else
+		plen = common_prefix(b);
 	size = sizeof(*g) + words * sizeof(u64) +
 	       b->nalts * sizeof(struct vigil_glob_alt) + b->srclen + 1;
-	size += b->meta ? sizeof(cls) : b->ulen + 1;
+	size += b->meta ? sizeof(cls) + plen + 1 : b->ulen + 1;
 	g = kvzalloc(size, GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
@@ -459,11 +483,17 @@ static int glob_build_masks(struct glob_build *b, struct vigil_glob **ret_glob)
 			chars[p] = (char)b->items[p];
 		g->lit = chars;
 		g->litlen = b->nitems;
+		g->prefix = chars;
+		g->prefixlen = b->nitems;
 		g->absolute = b->items[0] == '/';
 		*ret_glob = g;
 		return 0;
 	}
 
+	for (p = 0; p < plen; p++)
+		chars[p] = (char)b->toks[p];
+	g->prefix = chars;
+	g->prefixlen = plen;
 	g->absolute = true;
 	t = b->toks;
 	off = 0;
@@ -693,6 +723,12 @@ const char *vigil_glob_literal(const struct vigil_glob *glob, size_t *ret_len)
 	if (ret_len)
 		*ret_len = glob->lit ? glob->litlen : 0;
 	return glob->lit;
+}
+
+const char *vigil_glob_prefix(const struct vigil_glob *glob, size_t *ret_len)
+{
+	*ret_len = glob->prefixlen;
+	return glob->prefix;
 }
 
 bool vigil_glob_is_absolute(const struct vigil_glob *glob)

@@ -91,6 +91,14 @@ const char *vigil_glob_source(const struct vigil_glob *glob, size_t *ret_len);
 /* The unescaped text of a pattern without metacharacters, else NULL. */
 const char *vigil_glob_literal(const struct vigil_glob *glob,
 			       size_t *ret_len);
+/*
+ * The literal bytes (unescaped) that every text the pattern matches starts
+ * with: the whole text of a literal pattern, else the bytes before the
+ * first metacharacter that all alternatives share ("/usr/" for
+ * "/usr/{lib,share}/lib*.so"). Possibly empty, never NULL.
+ */
+const char *vigil_glob_prefix(const struct vigil_glob *glob,
+			      size_t *ret_len);
 /* Whether every alternative starts with '/' or "**". */
 bool vigil_glob_is_absolute(const struct vigil_glob *glob);
 /* Number of brace-free alternatives. */
