@@ -9,11 +9,44 @@ struct vigil_policy_rule {
 	u64 access;
 };
 
+/*
+ * The index of a block's rules (built by index_build()). A rule whose
+ * glob is a literal is keyed by its whole text ("exact"); one whose glob
+ * starts with literal bytes is keyed by them ("/usr/lib/lib" for
+ * "/usr/lib/lib*.so*", "inet:stream:" for "inet:stream:*"). A rule can only
+ * match an object equal to its exact key or starting with its prefix key,
+ * so vigil_policy_allows() looks the object up in a hash table, and each
+ * of its prefixes whose length is that of a prefix key (a bitmap of
+ * them), and walks only the rules found there and the rules without a key
+ * (rest[]: those starting with a wildcard or a brace with no common
+ * prefix: "**.conf", "{/etc,/usr}/x").
+ */
+struct vigil_policy_key {
+	const char *s;		/* the glob's prefix bytes */
+	u32 hash;
+	u32 next;		/* the next key of the bucket, or NO_KEY */
+	u32 rule;		/* index in rules[] */
+	u16 len;
+	u8 class;
+	u8 exact;
+};
+
+#define NO_KEY ((u32)-1)
+/* Words of the bitmap of prefix key lengths 1..VIGIL_GLOB_MAX_LEN. */
+#define KEY_LEN_WORDS ((VIGIL_GLOB_MAX_LEN + 1 + 63) / 64)
+
 /* One block; its rules are grouped by class, in file order within one. */
 struct vigil_policy_subject {
 	struct vigil_glob *glob;
 	struct vigil_policy_rule *rules;
 	unsigned int start[VIGIL_CLASS_COUNT + 1];
+	/* The index: keys, buckets, rest and key_lens in one allocation. */
+	struct vigil_policy_key *keys;
+	u64 *key_lens;		/* bit n: a prefix key n bytes long */
+	u32 *buckets;		/* first key of each bucket, or NO_KEY */
+	u32 bucket_mask;	/* buckets - 1, a power of two minus one */
+	u32 *rest;		/* rules without a key, grouped by class */
+	unsigned int rest_start[VIGIL_CLASS_COUNT + 1];
 	int mode;
 };
 
@@ -198,6 +231,111 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	return 0;
 }
 
+/* FNV-1a over a key's bytes, seeded with its class. */
+static u32 key_hash_init(unsigned int class)
+{
+	return 2166136261U ^ (class * 0x9e3779b9U);
+}
+
+static u32 key_hash_step(u32 h, char c)
+{
+	return (h ^ (u8)c) * 16777619U;
+}
+
+/* A prefix key and an exact key of the same bytes hash apart. */
+static u32 key_hash_final(u32 h, bool exact)
+{
+	h ^= exact ? 0x5bd1e995U : 0;
+	h ^= h >> 16;
+	h *= 0x85ebca6bU;
+	h ^= h >> 13;
+	return h;
+}
+
+/* The key of a rule: false when it has none (its glob starts with a wildcard). */
+static bool rule_key(const struct vigil_glob *glob, const char **ret_s,
+		     size_t *ret_len, bool *ret_exact)
+{
+	size_t len;
+	const char *s = vigil_glob_literal(glob, &len);
+
+	*ret_exact = !!s;
+	if (!s)
+		s = vigil_glob_prefix(glob, &len);
+	*ret_s = s;
+	*ret_len = len;
+	return len > 0;
+}
+
+/*
+ * Build the index of a block whose rules are in place. Allocates with
+ * GFP_KERNEL (may sleep); the lookup never allocates.
+ */
+static int index_build(struct vigil_policy_subject *s)
+{
+	unsigned int n = s->start[VIGIL_CLASS_COUNT], nkeys = 0, nrest = 0;
+	unsigned int nbuckets = 1, c, i, k, r;
+	size_t size;
+	void *mem;
+
+	for (i = 0; i < n; i++) {
+		const char *ks;
+		size_t klen;
+		bool exact;
+
+		if (rule_key(s->rules[i].glob, &ks, &klen, &exact))
+			nkeys++;
+		else
+			nrest++;
+	}
+	while (nbuckets < 2 * nkeys)
+		nbuckets *= 2;
+	size = nkeys * sizeof(*s->keys) + KEY_LEN_WORDS * sizeof(u64) +
+	       (nbuckets + nrest) * sizeof(u32);
+	mem = kvzalloc(size, GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	s->keys = mem;
+	s->key_lens = (u64 *)(s->keys + nkeys);
+	s->buckets = (u32 *)(s->key_lens + KEY_LEN_WORDS);
+	s->rest = s->buckets + nbuckets;
+	s->bucket_mask = nbuckets - 1;
+	for (i = 0; i < nbuckets; i++)
+		s->buckets[i] = NO_KEY;
+	k = 0;
+	r = 0;
+	for (c = 0; c < VIGIL_CLASS_COUNT; c++) {
+		s->rest_start[c] = r;
+		for (i = s->start[c]; i < s->start[c + 1]; i++) {
+			struct vigil_policy_key *key = &s->keys[k];
+			const char *ks;
+			size_t klen, j;
+			bool exact;
+			u32 h;
+
+			if (!rule_key(s->rules[i].glob, &ks, &klen, &exact)) {
+				s->rest[r++] = i;
+				continue;
+			}
+			h = key_hash_init(c);
+			for (j = 0; j < klen; j++)
+				h = key_hash_step(h, ks[j]);
+			key->s = ks;
+			key->len = klen;
+			key->class = c;
+			key->exact = exact;
+			key->rule = i;
+			key->hash = key_hash_final(h, exact);
+			if (!exact)
+				s->key_lens[klen / 64] |= 1ULL << (klen % 64);
+			key->next = s->buckets[key->hash & s->bucket_mask];
+			s->buckets[key->hash & s->bucket_mask] = k++;
+		}
+	}
+	s->rest_start[VIGIL_CLASS_COUNT] = r;
+	return 0;
+}
+
 /* Move the pending rules to the open subject, grouped by class. */
 static int close_block(struct parser *p)
 {
@@ -207,7 +345,7 @@ static int close_block(struct parser *p)
 
 	p->open = false;
 	if (!p->nr_rules)
-		return 0;
+		return index_build(s);
 	s->rules = kvmalloc_array(p->nr_rules, sizeof(*s->rules), GFP_KERNEL);
 	if (!s->rules)
 		return -ENOMEM;
@@ -226,7 +364,7 @@ static int close_block(struct parser *p)
 	}
 	p->policy->nr_rules += p->nr_rules;
 	p->nr_rules = 0;
-	return 0;
+	return index_build(s);
 }
 
 /* Whether s[0..len) is one of names, or prefix followed by digits. */
@@ -413,6 +551,7 @@ void vigil_policy_free(struct vigil_policy *policy)
 			for (j = 0; j < s->start[VIGIL_CLASS_COUNT]; j++)
 				vigil_glob_free(s->rules[j].glob);
 		kvfree(s->rules);
+		kvfree(s->keys);
 		vigil_glob_free(s->glob);
 	}
 	kvfree(policy->subjects);
@@ -589,9 +728,22 @@ static u64 granted(enum vigil_class class, u64 access)
 	return access;
 }
 
-bool vigil_policy_allows(const struct vigil_policy_subject *subject,
-			 enum vigil_class class, u64 access,
-			 const char *object, size_t len)
+/* Grant what rule i of the block grants when its glob matches. */
+static u64 try_rule(const struct vigil_policy_subject *subject,
+		    enum vigil_class class, unsigned int i, u64 missing,
+		    const char *object, size_t len)
+{
+	const struct vigil_policy_rule *r = &subject->rules[i];
+	u64 grant = granted(class, r->access);
+
+	if ((grant & missing) && vigil_glob_match(r->glob, object, len))
+		missing &= ~grant;
+	return missing;
+}
+
+bool vigil_policy_allows_linear(const struct vigil_policy_subject *subject,
+				enum vigil_class class, u64 access,
+				const char *object, size_t len)
 {
 	u64 missing = access;
 	unsigned int i;
@@ -599,15 +751,60 @@ bool vigil_policy_allows(const struct vigil_policy_subject *subject,
 	if (!subject || (unsigned int)class >= VIGIL_CLASS_COUNT)
 		return false;
 	for (i = subject->start[class];
-	     missing && i < subject->start[class + 1]; i++) {
-		const struct vigil_policy_rule *r = &subject->rules[i];
-		u64 grant = granted(class, r->access);
+	     missing && i < subject->start[class + 1]; i++)
+		missing = try_rule(subject, class, i, missing, object, len);
+	return !missing;
+}
 
-		if (!(grant & missing))
-			continue;
-		if (vigil_glob_match(r->glob, object, len))
-			missing &= ~grant;
+/* Try the rules keyed by object[0..len) (exact or prefix) with hash h. */
+static u64 try_key(const struct vigil_policy_subject *subject,
+		   enum vigil_class class, bool exact, u32 h, u64 missing,
+		   const char *object, size_t len, size_t full)
+{
+	u32 k = subject->buckets[h & subject->bucket_mask];
+
+	for (; missing && k != NO_KEY; k = subject->keys[k].next) {
+		const struct vigil_policy_key *key = &subject->keys[k];
+
+		if (key->hash == h && key->len == len &&
+		    key->class == class && key->exact == exact &&
+		    !memcmp(key->s, object, len))
+			missing = try_rule(subject, class, key->rule, missing,
+					   object, full);
 	}
+	return missing;
+}
+
+bool vigil_policy_allows(const struct vigil_policy_subject *subject,
+			 enum vigil_class class, u64 access,
+			 const char *object, size_t len)
+{
+	u64 missing = access;
+	unsigned int i;
+	size_t j;
+	u32 h;
+
+	if (!subject || (unsigned int)class >= VIGIL_CLASS_COUNT)
+		return false;
+	/* The rules without a key (few, in usual policies). */
+	for (i = subject->rest_start[class];
+	     missing && i < subject->rest_start[class + 1]; i++)
+		missing = try_rule(subject, class, subject->rest[i], missing,
+				   object, len);
+	/* Those keyed by a prefix of the object... */
+	h = key_hash_init(class);
+	for (j = 1; missing && j <= len; j++) {
+		h = key_hash_step(h, object[j - 1]);
+		if (j <= VIGIL_GLOB_MAX_LEN &&
+		    (subject->key_lens[j / 64] >> (j % 64)) & 1)
+			missing = try_key(subject, class, false,
+					  key_hash_final(h, false), missing,
+					  object, j, len);
+	}
+	/* ...and by the object itself. */
+	if (missing)
+		missing = try_key(subject, class, true, key_hash_final(h, true),
+				  missing, object, len, len);
 	return !missing;
 }
 

@@ -68,11 +68,22 @@ int vigil_policy_subject_mode(const struct vigil_policy_subject *subject);
  * Whether the block allows all of access (bits of class) on
  * object[0..len): the access bits of the rules of that class whose glob
  * matches the object, OR-ed, must cover access (file w also grants a).
- * Does not allocate; atomic-safe.
+ * Does not allocate; atomic-safe. Only the rules the block's index finds
+ * for the object are matched (those keyed by the object or by one of its
+ * prefixes ending at a '/', and those without a key), so the cost grows
+ * with the object's length and its rules, not with the block's size.
  */
 bool vigil_policy_allows(const struct vigil_policy_subject *subject,
 			 enum vigil_class class, u64 access,
 			 const char *object, size_t len);
+/*
+ * The same verdict reached by trying every rule of the class in order,
+ * without the block's index: the reference the tests and the benchmark
+ * compare vigil_policy_allows() with.
+ */
+bool vigil_policy_allows_linear(const struct vigil_policy_subject *subject,
+				enum vigil_class class, u64 access,
+				const char *object, size_t len);
 
 unsigned int vigil_policy_nr_subjects(const struct vigil_policy *policy);
 unsigned int vigil_policy_nr_rules(const struct vigil_policy *policy);
