@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "policy_test_cases.h"
+#include "policy_random.h"
 
 /* Forms of the tables' entries in failure messages. */
 static void note(const char *what, const char *s)
@@ -693,6 +694,78 @@ static void test_policy_mutations(void **state)
 	print_message("  %u valid mutants round-tripped\n", valid);
 }
 
+/*
+ * The rule index against the linear walk: random policies of 1 to 600
+ * rules a block (globs, braces, "**", literals, nested folders, net and
+ * cap rules) and random objects; every verdict must be the same.
+ */
+static void test_policy_index_differential(void **state)
+{
+	static const enum vigil_class classes[] = {
+		VIGIL_CLASS_FILE, VIGIL_CLASS_FILE, VIGIL_CLASS_FILE,
+		VIGIL_CLASS_NET, VIGIL_CLASS_CAP,
+	};
+	unsigned long checked = 0, allowed = 0, rules = 0;
+	unsigned int round;
+	struct vigil_rand r;
+
+	(void)state;
+	vigil_rand_seed(&r, 2026);
+	for (round = 0; round < 1500; round++) {
+		unsigned int n = round % 100 == 99 ? 600 :
+				 1 + vigil_rand_below(&r, 60);
+		size_t size = 256 * (size_t)n * 2 + 64;
+		char *text = malloc(size), obj[256];
+		struct vigil_policy_error err;
+		struct vigil_policy *p = NULL;
+		unsigned int k, sub;
+		int ret;
+
+		assert_non_null(text);
+		vigil_rand_policy(&r, text, size, n);
+		ret = vigil_policy_parse(text, strlen(text), &p, &err);
+		if (ret)
+			print_message("  line %u: %s\n%s", err.line, err.msg,
+				      text);
+		assert_int_equal(ret, 0);
+		rules += vigil_policy_nr_rules(p);
+		for (sub = 0; sub < 2; sub++) {
+			const struct vigil_policy_subject *s =
+				vigil_policy_subject_at(p, sub);
+
+			for (k = 0; k < 200; k++) {
+				enum vigil_class c = classes[vigil_rand_below(&r, ARRAY_SIZE(classes))];
+				size_t len;
+				u64 access;
+				bool want, got;
+
+				len = vigil_rand_object(&r, c, obj, sizeof(obj),
+							&access);
+				want = vigil_policy_allows_linear(s, c, access,
+								  obj, len);
+				got = vigil_policy_allows(s, c, access, obj,
+							  len);
+				if (want != got) {
+					print_message("  %s %llx '%s': index %d, linear %d\n%s",
+						      vigil_class_name(c),
+						      (unsigned long long)access,
+						      obj, got, want, text);
+				}
+				assert_int_equal(got, want);
+				checked++;
+				allowed += got;
+			}
+		}
+		vigil_policy_free(p);
+		free(text);
+	}
+	/* Not vacuous: a fair share of both verdicts. */
+	assert_true(allowed > checked / 20);
+	assert_true(allowed < checked - checked / 20);
+	print_message("  %lu verdicts agree (%lu allowed) over %lu rules\n",
+		      checked, allowed, rules);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -710,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_glob_long_texts),
 		cmocka_unit_test(test_glob_differential),
 		cmocka_unit_test(test_policy_mutations),
+		cmocka_unit_test(test_policy_index_differential),
 	};
 
 	return cmocka_run_group_tests_name("vigil_policy", tests, NULL, NULL);

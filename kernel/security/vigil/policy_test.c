@@ -7,6 +7,7 @@
 
 #include "vigil.h"
 #include "policy_test_cases.h"
+#include "policy_random.h"
 
 static_assert(VIGIL_POLICY_MODE_OFF == VIGIL_MODE_OFF, "mode off");
 static_assert(VIGIL_POLICY_MODE_LEARN == VIGIL_MODE_LEARN, "mode learn");
@@ -465,6 +466,75 @@ static void vigil_policy_dump_size_test(struct kunit *test)
 	vigil_policy_free(p);
 }
 
+/*
+ * The rule index against the linear walk: random policies of 1 to 600
+ * rules a block (globs, braces, "**", literals, nested folders, net and
+ * cap rules) and random objects; every verdict must be the same.
+ */
+static void vigil_policy_index_test(struct kunit *test)
+{
+	static const enum vigil_class classes[] = {
+		VIGIL_CLASS_FILE, VIGIL_CLASS_FILE, VIGIL_CLASS_FILE,
+		VIGIL_CLASS_NET, VIGIL_CLASS_CAP,
+	};
+	unsigned long checked = 0, allowed = 0;
+	unsigned int round, n, k, sub;
+	struct vigil_policy_error err;
+	struct vigil_rand r;
+	char obj[256];
+
+	vigil_rand_seed(&r, 14);
+	for (round = 0; round < 200; round++) {
+		size_t size, len;
+		struct vigil_policy *p = NULL;
+		char *text;
+
+		n = round % 50 == 49 ? 600 : 1 + vigil_rand_below(&r, 60);
+		size = 256 * (size_t)n * 2 + 64;
+		text = kvmalloc(size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, text);
+		vigil_rand_policy(&r, text, size, n);
+		len = strlen(text);
+		if (vigil_policy_parse(text, len, &p, &err)) {
+			kvfree(text);
+			KUNIT_FAIL(test, "line %u: %s", err.line, err.msg);
+			return;
+		}
+		for (sub = 0; sub < 2; sub++) {
+			const struct vigil_policy_subject *s =
+				vigil_policy_subject_at(p, sub);
+
+			for (k = 0; k < 100; k++) {
+				enum vigil_class c = classes[vigil_rand_below(&r,
+						ARRAY_SIZE(classes))];
+				bool want, got;
+				u64 access;
+
+				len = vigil_rand_object(&r, c, obj, sizeof(obj),
+							&access);
+				want = vigil_policy_allows_linear(s, c, access,
+								  obj, len);
+				got = vigil_policy_allows(s, c, access, obj,
+							  len);
+				KUNIT_EXPECT_EQ_MSG(test, got, want,
+						    "%s %llx '%s' (policy %u)",
+						    vigil_class_name(c),
+						    (unsigned long long)access,
+						    obj, round);
+				checked++;
+				allowed += got;
+			}
+		}
+		vigil_policy_free(p);
+		kvfree(text);
+	}
+	/* Not vacuous: a fair share of both verdicts. */
+	KUNIT_EXPECT_GT(test, allowed, checked / 20);
+	KUNIT_EXPECT_LT(test, allowed, checked - checked / 20);
+	kunit_info(test, "%lu verdicts agree, %lu allowed\n", checked,
+		   allowed);
+}
+
 static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(vigil_access_test, access_gen_params),
 	KUNIT_CASE(vigil_names_test),
@@ -473,6 +543,7 @@ static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE(vigil_policy_limits_test),
 	KUNIT_CASE(vigil_policy_dump_size_test),
 	KUNIT_CASE(vigil_policy_walk_test),
+	KUNIT_CASE(vigil_policy_index_test),
 	{}
 };
 
