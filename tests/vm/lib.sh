@@ -75,11 +75,43 @@ VIGIL_FS=/sys/kernel/security/vigil
 AUDIT_LOG=/var/log/audit/audit.log
 VIGIL_PROBE=${VIGIL_PROBE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/vigil-probe}
 
-# vigil_lines [ERE]: the vigil records in the audit log (matching ERE).
+# audit_logs: the logs auditd keeps, oldest first. auditd rotates
+# audit.log to audit.log.1 (and .1 to .2, ...) at max_log_file (8 MB): by
+# the later tests of a boot the log has rotated, once in the middle of a
+# test's burst (CI: 289 of 85-learned-read's 1000 records in audit.log,
+# the rest in audit.log.1). Every reader of the log reads them all.
+audit_logs() {
+	ls "$AUDIT_LOG".* 2>/dev/null | sort -t. -k3,3rn
+	echo "$AUDIT_LOG"
+}
+
+# audit_serial: the serial number of the last event logged (0: none).
+audit_serial() {
+	# shellcheck disable=SC2046
+	tail -q -n 1 $(audit_logs) | tail -n 1 |
+		sed -nE 's/.*msg=audit\([0-9.]+:([0-9]+)\).*/\1/p' | grep . || echo 0
+}
+
+# audit_since SERIAL [ERE]: the lines of events after SERIAL (matching ERE),
+# from every kept log: a count taken this way survives a rotation.
+audit_since() {
+	# shellcheck disable=SC2046
+	grep -ahE -- "${2:-.}" $(audit_logs) | awk -v s="$1" '
+		match($0, /msg=audit\([0-9.]+:[0-9]+\)/) {
+			x = substr($0, RSTART, RLENGTH)
+			sub(/^.*:/, "", x)
+			sub(/\)$/, "", x)
+			if (x + 0 > s + 0)
+				print
+		}'
+}
+
+# vigil_lines [ERE]: the vigil records in the audit logs (matching ERE).
 # auditd's ENRICHED format appends interpreted fields after a 0x1D byte:
 # they are cut off here.
 vigil_lines() {
-	grep -a 'type=KERNEL_OTHER ' "$AUDIT_LOG" | grep -a ' vigil=1 ' |
+	# shellcheck disable=SC2046
+	grep -ah 'type=KERNEL_OTHER ' $(audit_logs) | grep -a ' vigil=1 ' |
 		cut -d "$(printf '\035')" -f1 | grep -aE -- "${1:-.}"
 }
 
@@ -98,8 +130,8 @@ vigil_wait() {
 
 # vigil_settle: wait until auditd has written everything the kernel sent:
 # the log has not grown for 0.3 s. A quiet moment is no proof on a loaded
-# host (once 310 of 1000 records were still in flight): where a test must
-# see every record, it waits for a sentinel record (vigil_sentinel). (Also
+# host: where a test must see every record, it waits for a sentinel
+# record (vigil_sentinel). (Also
 # asking `auditctl -s` for an empty backlog each round was tried and made a
 # settle take minutes under TCG: the log rarely stayed quiet for 1 s.)
 vigil_settle() {
@@ -124,6 +156,9 @@ vigil_subject() {
 
 # vigil_stat KEY: one value of the stats file.
 vigil_stat() { awk -v k="$1" '$1 == k { print $2 }' "$VIGIL_FS/stats"; }
+
+# audit_lost: the records audit itself has dropped since boot.
+audit_lost() { auditctl -s | awk '$1 == "lost" { print $2 }'; }
 
 vigil_mode() { echo "$1" > "$VIGIL_FS/mode"; }
 

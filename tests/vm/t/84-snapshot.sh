@@ -11,7 +11,7 @@ vigil_mode learn
 "$cat" /etc/hostname /etc/os-release > /dev/null
 vigil_mode off
 vigil_settle
-t_ok "vigil ingest of the whole log" "$vigil" ingest /var/log/audit/audit.log
+t_ok "vigil ingest of the whole log" "$vigil" ingest $(audit_logs)
 out=$("$vigil" snapshot 2>&1)
 rc=$?
 t_diag "$out"

@@ -11,7 +11,6 @@ rm -f $VIGIL_DB
 d=/tmp/vigil-t/87
 mkdir -p $d
 probe=$(vigil_subject vigil-probe "$VIGIL_PROBE")
-audit_lost() { auditctl -s | awk '$1 == "lost" { print $2 }'; }
 
 vigil_mode learn
 vigil_settle

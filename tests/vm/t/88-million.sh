@@ -15,7 +15,6 @@ mkdir -p $d
 export VIGIL_DB=$d/88.db
 rm -f $VIGIL_DB*
 probe=$(vigil_subject vigil-probe "$VIGIL_PROBE")
-audit_lost() { auditctl -s | awk '$1 == "lost" { print $2 }'; }
 
 # auditd <ARGS>: restart auditd (the guest's /etc is read-only).
 restart_auditd() {

@@ -114,7 +114,7 @@ t_ok "recorded as the tracer's attach on the child, with the tracer's pid and co
 # The analyzer ingests all of it and generalises the tmpfile's name.
 vigil_settle
 db=$d/vigil.db
-out=$("$top/analyzer/vigil" --db $db ingest /var/log/audit/audit.log)
+out=$("$top/analyzer/vigil" --db $db ingest $(audit_logs))
 t_is "vigil ingest takes the new records" "$?" 0
 t_match "with none malformed ($out)" "$out" "; 0 malformed"
 pyexe=$(readlink -f /usr/bin/python3)

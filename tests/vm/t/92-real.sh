@@ -222,19 +222,19 @@ for s in $httpd $svc $py; do
 	profs+=("$w/aa/$(echo "${s#/}" | tr / .)")
 done
 t_ok "apparmor_parser -r loads the three profiles" apparmor_parser -r -W "${profs[@]}"
-denied0=$(grep -ac 'apparmor="DENIED"' $AUDIT_LOG)
+s0=$(audit_serial)
 t_is "lighttpd confined: same output" "$(http_work)" "$out_http"
 t_is "the service confined: same output" "$(svc_work)" "$out_svc"
 t_is "the Python program confined: same output" "$(py_work)" "$out_py"
 vigil_settle
-t_is "with 0 AppArmor denials" "$(($(grep -ac 'apparmor="DENIED"' $AUDIT_LOG) - denied0))" 0
-grep -a 'apparmor="DENIED"' $AUDIT_LOG | tail -n +$((denied0 + 1)) | head -n 20 | while read -r l; do t_diag "$l"; done
+t_is "with 0 AppArmor denials" "$(audit_since $s0 'apparmor="DENIED"' | wc -l)" 0
+audit_since $s0 'apparmor="DENIED"' | head -n 20 | while read -r l; do t_diag "$l"; done
 t_match "lighttpd's /etc/shadow: 403 under AppArmor" "$(HTTP_SHADOW=1 http_work)" 'shadow 403'
 t_match "the service's /etc/shadow: refused by AppArmor" "$(SVC_SHADOW=1 svc_work)" 'shadow: Permission denied'
 t_match "the Python program's /etc/shadow: refused by AppArmor" "$(PY_SHADOW=1 py_work)" 'PermissionError'
 vigil_settle
 t_is "AppArmor logged exactly those 3 denials, all of /etc/shadow" \
-	"$(grep -a 'apparmor="DENIED"' $AUDIT_LOG | tail -n +$((denied0 + 1)) | grep -c 'name="/etc/shadow"') $(($(grep -ac 'apparmor="DENIED"' $AUDIT_LOG) - denied0))" "3 3"
+	"$(audit_since $s0 'apparmor="DENIED"' | grep -c 'name="/etc/shadow"') $(audit_since $s0 'apparmor="DENIED"' | wc -l)" "3 3"
 apparmor_parser -R "${profs[@]}" 2>/dev/null
 
 # ---- 5. Landlock -------------------------------------------------------------
