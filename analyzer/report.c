@@ -20,42 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "intern.h"
 #include "report.h"
 #include "rules.h"
 #include "vigil.h"
-
-/* Bind the window and the subjects to the ? of r->where, from index i. */
-static int bind_where(const struct report *r, sqlite3_stmt *st, int i)
-{
-	size_t k;
-
-	sqlite3_bind_int64(st, i++, r->since_ms);
-	sqlite3_bind_int64(st, i++, r->until_ms);
-	for (k = 0; k < r->nsubjects; k++)
-		sqlite3_bind_text(st, i++, r->subjects[k], -1, SQLITE_STATIC);
-	return i;
-}
-
-static int prepare(const struct report *r, const char *fmt, sqlite3_stmt **st)
-{
-	char sql[2048];
-
-	snprintf(sql, sizeof(sql), fmt, r->where);
-	if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK) {
-		p_err("%s", sqlite3_errmsg(r->db));
-		return -EIO;
-	}
-	bind_where(r, *st, 1);
-	return 0;
-}
-
-static const char *col_text(sqlite3_stmt *st, int c)
-{
-	return (const char *)sqlite3_column_text(st, c);
-}
 
 static void rows_free(struct rows *w)
 {
@@ -223,12 +191,12 @@ static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 	return 0;
 }
 
-static int scan_row(struct report *r, sqlite3_stmt *st)
+static int scan_row(struct report *r, const struct vigil_store_row *row)
 {
-	const char *exe = col_text(st, 0), *verdict = col_text(st, 1);
-	const char *op = col_text(st, 2), *access = col_text(st, 3);
-	const char *object = col_text(st, 4), *node;
-	long long t = sqlite3_column_int64(st, 5);
+	const char *exe = row->exe, *verdict = row->verdict;
+	const char *op = row->op, *access = row->access;
+	const char *object = row->object, *node;
+	long long t = row->time_ms;
 	bool denied = verdict && !strcmp(verdict, "would-deny");
 	uint32_t oid, xid = NO_EXE;
 	int rc;
@@ -257,7 +225,7 @@ static int scan_row(struct report *r, sqlite3_stmt *st)
 		r->null_exe_records++;
 	}
 	if (r->whole) {
-		node = col_text(st, 7);
+		node = row->node;
 		node = node ? node : "";
 		if (!r->first_node) {
 			r->first_node = strdup(node);
@@ -267,7 +235,21 @@ static int scan_row(struct report *r, sqlite3_stmt *st)
 			r->nodes_differ = true;
 		}
 	}
-	return rows_append(r, t, xid, denied, sqlite3_column_int64(st, 6));
+	return rows_append(r, t, xid, denied, row->seq);
+}
+
+/* scan_row for the store's walk, its error kept apart from the store's. */
+struct scan {
+	struct report *r;
+	int rc;
+};
+
+static int scan_one(void *ctx, const struct vigil_store_row *row)
+{
+	struct scan *sc = ctx;
+
+	sc->rc = scan_row(sc->r, row);
+	return sc->rc;
 }
 
 /* Ranked by records, then name (SQL's ORDER BY n DESC, name). */
@@ -325,20 +307,15 @@ void report_sort_ll(long long *v, size_t n)
  * repeats and all records come from one node (one boot). */
 static int seq_gaps_sql(struct report *r)
 {
-	sqlite3_stmt *st;
+	struct vigil_store_seq_counts c;
+	int rc = vigil_store_seq_counts(r->store, &c);
 
-	if (sqlite3_prepare_v2(r->db, "SELECT count(*), count(DISTINCT seq), "
-			       "coalesce(max(seq), 0), count(DISTINCT node) "
-			       "FROM records", -1, &st, NULL) != SQLITE_OK) {
-		p_err("%s", sqlite3_errmsg(r->db));
+	if (rc < 0) {
+		p_err("%s", vigil_store_errmsg(r->store));
 		return -EIO;
 	}
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1) &&
-	    sqlite3_column_int64(st, 3) <= 1)
-		r->seq_gaps = sqlite3_column_int64(st, 2) -
-			      sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
+	if (rc && c.records == c.seqs && c.nodes <= 1)
+		r->seq_gaps = c.max_seq - c.seqs;
 	return 0;
 }
 
@@ -358,36 +335,25 @@ static void seq_gaps_scanned(struct report *r)
 
 static int load(struct report *r)
 {
-	sqlite3_stmt *st;
+	const struct vigil_store_window w = {
+		.since_ms = r->since_ms, .until_ms = r->until_ms,
+		.subjects = r->subjects, .nsubjects = r->nsubjects,
+	};
+	struct vigil_store_snapshot snap;
+	struct scan sc = { .r = r };
 	long long q;
 	size_t i;
 	int rc;
 
 	r->whole = r->since_ms == LLONG_MIN && r->until_ms == LLONG_MAX &&
 		   !r->nsubjects;
-	if (sqlite3_prepare_v2(r->db, "SELECT coalesce(max(id), 0) FROM records",
-			       -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_int64(st, 0) > 0)
-			r->rows.hint = (size_t)sqlite3_column_int64(st, 0) + 1;
-		sqlite3_finalize(st);
-	}
-	rc = prepare(r, "SELECT exe, verdict, op, access, object, time_ms, "
-		     "seq, node FROM records WHERE 1 %s", &st);
-	if (rc)
+	if (vigil_store_records_max_id(r->store, &q) > 0 && q > 0)
+		r->rows.hint = (size_t)q + 1;
+	rc = vigil_store_window_records(r->store, &w, scan_one, &sc);
+	if (rc) {
+		p_err("%s", sc.rc || rc != -EIO ? strerror(-rc) :
+		      vigil_store_errmsg(r->store));
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		rc = scan_row(r, st);
-		if (rc) {
-			sqlite3_finalize(st);
-			p_err("%s", strerror(-rc));
-			return rc;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		p_err("%s", sqlite3_errmsg(r->db));
-		return -EIO;
 	}
 	r->records = (long long)r->rows.n;
 
@@ -420,37 +386,19 @@ static int load(struct report *r)
 	 * tuple without a record whose seq is above the last one ingested
 	 * was only not ingested yet; at or below it, its record was lost. */
 	r->audit_lost = -1;
-	if (sqlite3_prepare_v2(r->db, "SELECT tuples, missing, "
-			       "(SELECT coalesce(max(seq), 0) FROM records), "
-			       "coalesce(audit_lost, -1) "
-			       "FROM snapshots ORDER BY id DESC LIMIT 1", -1,
-			       &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			r->have_snap = true;
-			r->snap_tuples = sqlite3_column_int64(st, 0);
-			r->snap_missing = sqlite3_column_int64(st, 1);
-			r->max_seq = sqlite3_column_int64(st, 2);
-			r->audit_lost = sqlite3_column_int64(st, 3);
-		}
-		sqlite3_finalize(st);
+	if (vigil_store_latest_snapshot(r->store, &snap) > 0) {
+		r->have_snap = true;
+		r->snap_tuples = snap.tuples;
+		r->snap_missing = snap.missing;
+		r->max_seq = snap.max_seq;
+		r->audit_lost = snap.audit_lost;
 	}
 	if (r->have_snap && r->snap_missing) {
-		if (sqlite3_prepare_v2(r->db, "SELECT coalesce(sum(t.seq > ?1), 0) "
-				       "FROM kernel_tuples t WHERE t.snapshot = "
-				       "(SELECT max(id) FROM snapshots) AND "
-				       "t.verdict != 'allowed' AND NOT EXISTS "
-				       "(SELECT 1 FROM records r WHERE "
-				       "r.verdict = t.verdict AND r.op = t.op AND "
-				       "r.access = t.access AND r.uid = t.uid AND "
-				       "r.exe IS t.exe AND r.object IS t.object)",
-				       -1, &st, NULL) != SQLITE_OK) {
-			p_err("%s", sqlite3_errmsg(r->db));
+		if (vigil_store_snapshot_unmatched_after(r->store, r->max_seq,
+							 &r->snap_later) < 0) {
+			p_err("%s", vigil_store_errmsg(r->store));
 			return -EIO;
 		}
-		sqlite3_bind_int64(st, 1, r->max_seq);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			r->snap_later = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
 		r->snap_lost = r->snap_missing - r->snap_later;
 	}
 	r->seq_gaps = -1;
@@ -494,7 +442,6 @@ static void report_free(struct report *r)
 	rows_free(&r->rows);
 	free(r->first_node);
 	free(r->key);
-	free(r->where);
 }
 
 int do_report(int argc, char **argv)
@@ -521,7 +468,6 @@ int do_report(int argc, char **argv)
 	const char *dir = NULL, *format = "html";
 	struct vigil_store *store = NULL;
 	struct verb_opts vo;
-	size_t i, len;
 	int c, rc, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -567,22 +513,11 @@ int do_report(int argc, char **argv)
 		goto out;
 	}
 	r.subjects = vo.subjects;
-	len = 64 + r.nsubjects * 2;
-	r.where = malloc(len);
-	if (!r.where)
-		goto out;
-	strcpy(r.where, " AND time_ms BETWEEN ?1 AND ?2");
-	if (r.nsubjects) {
-		strcat(r.where, " AND exe IN (");
-		for (i = 0; i < r.nsubjects; i++)
-			strcat(r.where, i ? ",?" : "?");
-		strcat(r.where, ")");
-	}
 	if (open_store_existing(vigil_db_path(), &store) ||
 	    verb_subjects_known(store, vigil_db_path(), vo.subjects,
 				vo.nsubjects))
 		goto out;
-	r.db = vigil_store_sqlite(store);
+	r.store = store;
 	if (isatty(2))
 		fprintf(stderr, "%s: report: reading %s...\r", progname,
 			vigil_db_path());

@@ -11,8 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <sqlite3.h>
-
 #include "intern.h"
 
 #define TOP_N 10
@@ -42,9 +40,10 @@ struct rows {
 	size_t n, cap, hint;	/* table_alloc'ed; hint: max(id) */
 };
 
+struct vigil_store;
+
 struct report {
-	sqlite3 *db;
-	char *where;		/* " AND ..." restricting records */
+	struct vigil_store *store;
 	char *const *subjects;
 	size_t nsubjects;
 	long long since_ms, until_ms;

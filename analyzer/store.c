@@ -14,17 +14,8 @@
 #include <unistd.h>
 
 #include "schemas.h"
+#include "store_int.h"
 #include "vigil.h"
-
-enum {
-	ST_RECORD,
-	ST_FOREIGN,
-	ST_SOURCE_GET,
-	ST_SOURCE_PUT,
-	ST_SNAP_NEW,
-	ST_TUPLE,
-	ST_COUNT,
-};
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
@@ -48,16 +39,6 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
 		"access, count, first, last, uid, exe, object, mntns) "
 		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-};
-
-struct vigil_store {
-	sqlite3 *db;
-	sqlite3_stmt *st[ST_COUNT];
-	int version;
-	/* the error that made the caller roll back, kept past the ROLLBACK
-	 * (which fails on its own when SQLite already undid the
-	 * transaction, as it does when the disk is full) */
-	char failure[256];
 };
 
 const char *vigil_store_errmsg(struct vigil_store *s)

@@ -211,6 +211,52 @@ int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
 struct sqlite3;
 struct sqlite3 *vigil_store_sqlite(struct vigil_store *s);
 
+/*
+ * store_report.c: the queries of vigil report. Those returning a row give
+ * 1 and *ret filled, 0 when the query gave no row, -EIO when it could not
+ * be run (vigil_store_errmsg says why).
+ */
+/* The largest record id (0: none). */
+int vigil_store_records_max_id(struct vigil_store *s, long long *ret);
+/* A window of records: time_ms in [since_ms, until_ms], exe one of the
+ * subjects (any when none). */
+struct vigil_store_window {
+	long long since_ms, until_ms;
+	char *const *subjects;
+	size_t nsubjects;
+};
+/* One record; strings NULL for SQL NULL, valid during the call only. */
+struct vigil_store_row {
+	const char *exe, *verdict, *op, *access, *object, *node;
+	long long time_ms, seq;
+};
+/*
+ * Each record of the window, in table order, to fn. 0; fn's non-zero
+ * return, which stops the walk; -EIO (a database error) or -ENOMEM.
+ */
+int vigil_store_window_records(struct vigil_store *s,
+			       const struct vigil_store_window *w,
+			       int (*fn)(void *ctx,
+					 const struct vigil_store_row *row),
+			       void *ctx);
+/* The latest snapshot's counters, with the largest seq of the records. */
+struct vigil_store_snapshot {
+	long long tuples, missing, max_seq;
+	long long audit_lost;	/* -1: not read */
+};
+int vigil_store_latest_snapshot(struct vigil_store *s,
+				struct vigil_store_snapshot *ret);
+/* Of the latest snapshot's tuples no record matches (verdict other than
+ * allowed), how many have a seq above seq. */
+int vigil_store_snapshot_unmatched_after(struct vigil_store *s,
+					 long long seq, long long *ret);
+/* Seq counts of the whole records table. */
+struct vigil_store_seq_counts {
+	long long records, seqs, max_seq, nodes;	/* seqs: distinct */
+};
+int vigil_store_seq_counts(struct vigil_store *s,
+			   struct vigil_store_seq_counts *ret);
+
 /* kernel.c */
 /* Undo the learned table's octal escapes (\040) in place. 0 or -EINVAL. */
 int unescape_octal(char *s);

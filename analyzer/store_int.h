@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: what the store's files share (store.c: opening,
+ * migrations, the ingest's writes; store_report.c, store_rules.c,
+ * store_trial.c: the read queries of the verbs). Nothing else includes it.
+ */
+#ifndef VIGIL_ANALYZER_STORE_INT_H
+#define VIGIL_ANALYZER_STORE_INT_H
+
+#include <sqlite3.h>
+
+/* The statements prepared once at open (store.c). */
+enum {
+	ST_RECORD,
+	ST_FOREIGN,
+	ST_SOURCE_GET,
+	ST_SOURCE_PUT,
+	ST_SNAP_NEW,
+	ST_TUPLE,
+	ST_COUNT,
+};
+
+struct vigil_store {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	int version;
+	/* the error that made the caller roll back, kept past the ROLLBACK
+	 * (which fails on its own when SQLite already undid the
+	 * transaction, as it does when the disk is full) */
+	char failure[256];
+};
+
+/* Column c of the current row as text, NULL for SQL NULL. */
+static inline const char *store_col_text(sqlite3_stmt *st, int c)
+{
+	return (const char *)sqlite3_column_text(st, c);
+}
+
+#endif /* VIGIL_ANALYZER_STORE_INT_H */

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: the store's queries for vigil report: the window's
+ * records in one scan, the largest record id, the latest snapshot and its
+ * unmatched tuples, the seq counts of the whole table. Library-like:
+ * reports errors (vigil_store_errmsg), never logs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "vigil.h"
+
+int vigil_store_records_max_id(struct vigil_store *s, long long *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM records",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/* The scan's SQL: the window, and the subjects as ?3, ?4... */
+static char *window_sql(const struct vigil_store_window *w)
+{
+	static const char head[] =
+		"SELECT exe, verdict, op, access, object, time_ms, seq, node "
+		"FROM records WHERE 1 AND time_ms BETWEEN ?1 AND ?2";
+	size_t i, len = sizeof(head) + 16 + 2 * w->nsubjects;
+	char *sql = malloc(len);
+
+	if (!sql)
+		return NULL;
+	strcpy(sql, head);
+	if (w->nsubjects) {
+		strcat(sql, " AND exe IN (");
+		for (i = 0; i < w->nsubjects; i++)
+			strcat(sql, i ? ",?" : "?");
+		strcat(sql, ")");
+	}
+	return sql;
+}
+
+int vigil_store_window_records(struct vigil_store *s,
+			       const struct vigil_store_window *w,
+			       int (*fn)(void *ctx,
+					 const struct vigil_store_row *row),
+			       void *ctx)
+{
+	struct vigil_store_row row;
+	sqlite3_stmt *st;
+	char *sql = window_sql(w);
+	size_t k;
+	int rc, i = 1;
+
+	if (!sql)
+		return -ENOMEM;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, i++, w->since_ms);
+	sqlite3_bind_int64(st, i++, w->until_ms);
+	for (k = 0; k < w->nsubjects; k++)
+		sqlite3_bind_text(st, i++, w->subjects[k], -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		row.exe = store_col_text(st, 0);
+		row.verdict = store_col_text(st, 1);
+		row.op = store_col_text(st, 2);
+		row.access = store_col_text(st, 3);
+		row.object = store_col_text(st, 4);
+		row.time_ms = sqlite3_column_int64(st, 5);
+		row.seq = sqlite3_column_int64(st, 6);
+		row.node = store_col_text(st, 7);
+		rc = fn(ctx, &row);
+		if (rc) {
+			sqlite3_finalize(st);
+			return rc;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int vigil_store_latest_snapshot(struct vigil_store *s,
+				struct vigil_store_snapshot *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT tuples, missing, "
+			       "(SELECT coalesce(max(seq), 0) FROM records), "
+			       "coalesce(audit_lost, -1) "
+			       "FROM snapshots ORDER BY id DESC LIMIT 1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		ret->tuples = sqlite3_column_int64(st, 0);
+		ret->missing = sqlite3_column_int64(st, 1);
+		ret->max_seq = sqlite3_column_int64(st, 2);
+		ret->audit_lost = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+int vigil_store_snapshot_unmatched_after(struct vigil_store *s,
+					 long long seq, long long *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(sum(t.seq > ?1), 0) "
+			       "FROM kernel_tuples t WHERE t.snapshot = "
+			       "(SELECT max(id) FROM snapshots) AND "
+			       "t.verdict != 'allowed' AND NOT EXISTS "
+			       "(SELECT 1 FROM records r WHERE "
+			       "r.verdict = t.verdict AND r.op = t.op AND "
+			       "r.access = t.access AND r.uid = t.uid AND "
+			       "r.exe IS t.exe AND r.object IS t.object)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, seq);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+int vigil_store_seq_counts(struct vigil_store *s,
+			   struct vigil_store_seq_counts *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*), count(DISTINCT seq), "
+			       "coalesce(max(seq), 0), count(DISTINCT node) "
+			       "FROM records", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		ret->records = sqlite3_column_int64(st, 0);
+		ret->seqs = sqlite3_column_int64(st, 1);
+		ret->max_seq = sqlite3_column_int64(st, 2);
+		ret->nodes = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
