@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "vigil.h"
 #include "rules.h"
 #include "policy_write.h"
@@ -40,6 +38,38 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
 	return rc;
 }
 
+/* The subjects list add_children grows. */
+struct children {
+	char **v;
+	size_t *n, cap, *owned;
+};
+
+/* Add child to the list unless it is there. 0 or -ENOMEM. */
+static int child_add(void *ctx, const char *child)
+{
+	struct children *c = ctx;
+	size_t j;
+
+	for (j = 0; j < *c->n && strcmp(c->v[j], child); j++)
+		;
+	if (j < *c->n)
+		return 0;
+	if (*c->n == c->cap) {
+		char **nv = realloc(c->v, (c->cap * 2 + 4) * sizeof(*c->v));
+
+		if (!nv)
+			return -ENOMEM;
+		c->v = nv;
+		c->cap = c->cap * 2 + 4;
+	}
+	c->v[*c->n] = strdup(child);
+	if (!c->v[*c->n])
+		return -ENOMEM;
+	(*c->n)++;
+	(*c->owned)++;
+	return 0;
+}
+
 /*
  * Add to *subjects the executables they ran (exec records, learned), and
  * those these ran, once each; the names added are malloc'd (*owned: how
@@ -48,51 +78,19 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
 static int add_children(struct vigil_store *store, char ***subjects,
 			size_t *n, size_t *owned)
 {
-	static const char sql[] =
-		"SELECT DISTINCT object FROM records WHERE exe = ?1 AND "
-		"op = 'exec' AND verdict = 'learned' AND object IS NOT NULL "
-		"AND object IN (SELECT exe FROM records WHERE exe IS NOT NULL) "
-		"ORDER BY object";
-	sqlite3_stmt *st = NULL;
-	size_t i, j, cap = *n;
-	char **v = *subjects;
-	int rc = 0;
+	struct children c = { .v = *subjects, .n = n, .cap = *n,
+			      .owned = owned };
+	struct vigil_store_children *q;
+	size_t i;
+	int rc;
 
-	if (sqlite3_prepare_v2(vigil_store_sqlite(store), sql, -1, &st,
-			       NULL) != SQLITE_OK)
-		return -EIO;
-	for (i = 0; !rc && i < *n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, v[i], -1, SQLITE_TRANSIENT);
-		while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-			const char *c = (const char *)sqlite3_column_text(st, 0);
-
-			for (j = 0; j < *n && strcmp(v[j], c); j++)
-				;
-			if (j < *n)
-				continue;
-			if (*n == cap) {
-				char **nv = realloc(v, (cap * 2 + 4) *
-						    sizeof(*v));
-
-				if (!nv) {
-					rc = -ENOMEM;
-					break;
-				}
-				v = nv;
-				cap = cap * 2 + 4;
-			}
-			v[*n] = strdup(c);
-			if (!v[*n]) {
-				rc = -ENOMEM;
-				break;
-			}
-			(*n)++;
-			(*owned)++;
-		}
-	}
-	sqlite3_finalize(st);
-	*subjects = v;
+	rc = vigil_store_children_open(store, &q);
+	if (rc)
+		return rc;
+	for (i = 0; !rc && i < *n; i++)
+		rc = vigil_store_children_each(q, c.v[i], child_add, &c);
+	vigil_store_children_close(q);
+	*subjects = c.v;
 	return rc;
 }
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sqlite3.h>
 
 #include "vigil.h"
 #include "rules.h"

@@ -198,8 +198,6 @@ extern const char *const vigil_sensitive_builtin[];
 void vigil_ruleset_free(struct vigil_ruleset *rs);
 
 /* Added by rules.c. */
-/* Whether exe was observed: 1, 0, or -EIO. */
-int vigil_rules_subject_known(struct vigil_store *s, const char *exe);
 /*
  * Write s[0..len) as a glob matching exactly s, escaped as the policy
  * language requires (space, '#', '\\', glob metacharacters; control

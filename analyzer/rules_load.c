@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 
 #include "vigil.h"
 #include "rules.h"
@@ -29,41 +28,6 @@ static bool uid_in(const uint32_t *v, size_t n, uint32_t uid)
 }
 
 
-/*
- * Distinct tuples of records (verdict learned and would-deny: accesses the
- * program made) and of the latest snapshot (all verdicts: "allowed" ones
- * were made too), merged: the kernel's count includes the sighting a
- * record reports, so a tuple seen in both counts max() of the two.
- */
-static const char load_sql[] =
-	"SELECT exe, op, access, object, max(n), min(f), max(l), "
-	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid FROM ("
-	" SELECT exe, op, access, object, uid, count(*) AS n, "
-	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
-	"  FROM records WHERE (verdict = 'learned' OR "
-	"   (?1 AND verdict = 'would-deny')) "
-	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
-	"  AND (?4 < 0 OR mntns = ?4) "
-	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
-	"  GROUP BY exe, op, access, object, uid"
-	" UNION ALL"
-	" SELECT exe, op, access, object, uid, sum(count), min(first), "
-	"  max(last), 1 FROM kernel_tuples "
-	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
-	"  AND (?1 OR verdict <> 'would-deny') "
-	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
-	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
-	"  AND (?4 < 0 OR mntns = ?4) "
-	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
-	"  GROUP BY exe, op, access, object, uid"
-	") GROUP BY exe, op, access, object, uid "
-	"ORDER BY exe, op, access, object, uid";
-
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
-
 static int wanted(char *const *subjects, size_t n, const char *exe,
 		  bool *seen)
 {
@@ -82,10 +46,10 @@ static int wanted(char *const *subjects, size_t n, const char *exe,
 }
 
 /* Observation of one row; 1 when usable, 0 when it cannot be a rule. */
-static int row_obs(sqlite3_stmt *st, struct obs *o)
+static int row_obs(const struct vigil_store_obs *row, struct obs *o)
 {
-	const char *op = col_text(st, 1), *acc = col_text(st, 2);
-	const char *obj = col_text(st, 3);
+	const char *op = row->op, *acc = row->access;
+	const char *obj = row->object;
 	int iop, c;
 
 	if (!op || !acc || !obj || !*obj)
@@ -101,10 +65,10 @@ static int row_obs(sqlite3_stmt *st, struct obs *o)
 	    (rules_has_meta(obj) || vigil_cap_from_name(obj, strlen(obj)) < 0))
 		return 0;
 	o->exec = iop == VIGIL_OP_EXEC;
-	o->count = (uint64_t)sqlite3_column_int64(st, 4);
-	o->first = sqlite3_column_int64(st, 5);
-	o->last = sqlite3_column_int64(st, 6);
-	rules_uids_add(&o->uids, (uint32_t)sqlite3_column_int64(st, 9));
+	o->count = row->count;
+	o->first = row->first;
+	o->last = row->last;
+	rules_uids_add(&o->uids, row->uid);
 	o->object = strdup(obj);
 	c = o->object ? 1 : -ENOMEM;
 	return c;
@@ -277,35 +241,18 @@ static void obs_free(struct obs *obs, size_t n)
 		free(obs[i].object);
 }
 
-/* ",0,33," for the SQL filter by uid (instr). */
-static int uid_filter(const uint32_t *v, size_t n, char **ret)
-{
-	char *p;
-	size_t i;
-
-	p = malloc(n * 11 + 2);
-	if (!p)
-		return -ENOMEM;
-	*ret = p;
-	*p++ = ',';
-	for (i = 0; i < n; i++)
-		p += sprintf(p, "%u,", (unsigned int)v[i]);
-	return 0;
-}
-
 /*
  * Whether the row's (exe, op, access, object) is the previous row's
  * (*key, updated): 0 or -ENOMEM.
  */
-static int same_key(sqlite3_stmt *st, char **key, size_t *key_len,
-		    bool *again)
+static int same_key(const struct vigil_store_obs *row, char **key,
+		    size_t *key_len, bool *again)
 {
-	const char *c[4];
+	const char *c[4] = { row->exe, row->op, row->access, row->object };
 	size_t l[4], len = 0, i;
 	char *k, *p;
 
 	for (i = 0; i < 4; i++) {
-		c[i] = col_text(st, (int)i);
 		l[i] = c[i] ? strlen(c[i]) : 0;
 		len += l[i] + 2;
 	}
@@ -334,31 +281,108 @@ int vigil_rules_load(struct vigil_store *s, char *const *subjects,
 	return vigil_rules_load_opts(s, subjects, nsubjects, &o, ret, NULL, 0);
 }
 
+/* What vigil_rules_load_opts builds while the store walks the rows. */
+struct load {
+	struct vigil_ruleset rs;
+	const struct vigil_rules_opts *o;
+	struct blast *b;
+	char *const *subjects;
+	size_t nsubjects;
+	bool *seen;
+	char *cur;		/* the subject whose rows these are */
+	struct obs *obs;
+	size_t nobs, obs_cap, subj_cap;
+	char *key;		/* the previous row's (see same_key) */
+	size_t key_len;
+	bool snap_key;		/* the key was counted as a snapshot's */
+};
+
+static int load_row(void *ctx, const struct vigil_store_obs *row)
+{
+	struct load *l = ctx;
+	const char *exe = row->exe;
+	struct obs ob = { 0 };
+	bool again;
+	int rc;
+
+	/* rows are per uid: a tuple's other uids are no new tuple */
+	rc = same_key(row, &l->key, &l->key_len, &again);
+	if (rc)
+		return rc;
+	if (!exe || !*exe) {
+		if (!l->nsubjects && !again)
+			l->rs.skipped++;
+		return 0;
+	}
+	if (!wanted(l->subjects, l->nsubjects, exe, l->seen))
+		return 0;
+	if (!l->cur || strcmp(l->cur, exe)) {
+		if (l->cur) {
+			rc = subject_add(&l->rs, &l->subj_cap, l->cur, l->obs,
+					 l->nobs, l->o, l->b);
+			obs_free(l->obs, l->nobs);
+			l->nobs = 0;
+			if (rc)
+				return rc;
+		}
+		free(l->cur);
+		l->cur = strdup(exe);
+		if (!l->cur)
+			return -ENOMEM;
+	}
+	l->rs.records += row->records;
+	rc = row_obs(row, &ob);
+	if (rc < 0)
+		return rc;
+	if (!rc || exe[0] != '/') {
+		free(ob.object);
+		l->rs.skipped += !again;
+		return 0;
+	}
+	if (!again) {
+		l->rs.tuples++;
+		l->snap_key = false;
+	}
+	if (row->snapshot && !l->snap_key) {
+		l->rs.snapshot_tuples++;
+		l->snap_key = true;
+	}
+	rules_minmax(&l->rs.first, &l->rs.last, ob.first, ob.last);
+	rc = grow_array((void **)&l->obs, &l->obs_cap, l->nobs + 1,
+			sizeof(*l->obs));
+	if (rc) {
+		free(ob.object);
+		return rc;
+	}
+	l->obs[l->nobs++] = ob;
+	return 0;
+}
+
 int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 			  size_t nsubjects, const struct vigil_rules_opts *o,
 			  struct vigil_ruleset *ret, char *err,
 			  size_t err_size)
 {
-	struct vigil_ruleset rs = { 0 };
-	struct blast *b = NULL;
-	struct obs *obs = NULL;
-	size_t nobs = 0, obs_cap = 0, subj_cap = 0, i;
-	sqlite3 *db = vigil_store_sqlite(s);
-	sqlite3_stmt *st = NULL;
-	char *cur = NULL, *uidf = NULL, *key = NULL;
-	bool *seen = NULL, snap_key = false;
-	size_t key_len = 0;
-	int rc, step;
+	const struct vigil_store_obs_filter f = {
+		.would_deny = !o->no_would_deny,
+		.since_ms = o->since_ms, .until_ms = o->until_ms,
+		.mntns = o->mntns, .uids = o->uids, .nuids = o->nuids,
+	};
+	struct load l = {
+		.o = o, .subjects = subjects, .nsubjects = nsubjects,
+	};
+	size_t i;
+	int rc;
 
 	if (err && err_size)
 		err[0] = '\0';
-	seen = calloc(nsubjects ? nsubjects : 1, sizeof(*seen));
-	if (!seen)
+	l.seen = calloc(nsubjects ? nsubjects : 1, sizeof(*l.seen));
+	if (!l.seen)
 		return -ENOMEM;
 	if (o->check) {
 		char e[512] = "";
 
-		rc = blast_new(o->root, o->sensitive_file, o->broad, &b, e,
+		rc = blast_new(o->root, o->sensitive_file, o->broad, &l.b, e,
 			       sizeof(e));
 		if (rc) {
 			if (err && err_size)
@@ -366,135 +390,33 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 			goto out;
 		}
 	}
-	if (sqlite3_prepare_v2(db, load_sql, -1, &st, NULL) != SQLITE_OK) {
-		rc = -EIO;
+	rc = vigil_store_observations(s, &f, load_row, &l);
+	if (rc)
 		goto out;
-	}
-	sqlite3_bind_int(st, 1, !o->no_would_deny);
-	if (o->since_ms)
-		sqlite3_bind_int64(st, 2, o->since_ms);
-	if (o->until_ms)
-		sqlite3_bind_int64(st, 3, o->until_ms);
-	sqlite3_bind_int64(st, 4, o->mntns);
-	if (o->nuids) {
-		rc = uid_filter(o->uids, o->nuids, &uidf);
-		if (rc)
-			goto out;
-		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
-	}
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *exe = col_text(st, 0);
-		uint64_t nrec = (uint64_t)sqlite3_column_int64(st, 7);
-		uint64_t nsnap = (uint64_t)sqlite3_column_int64(st, 8);
-		struct obs ob = { 0 };
-		bool again;
-
-		/* rows are per uid: a tuple's other uids are no new tuple */
-		rc = same_key(st, &key, &key_len, &again);
-		if (rc)
-			goto out;
-		if (!exe || !*exe) {
-			if (!nsubjects && !again)
-				rs.skipped++;
-			continue;
-		}
-		if (!wanted(subjects, nsubjects, exe, seen))
-			continue;
-		if (!cur || strcmp(cur, exe)) {
-			if (cur) {
-				rc = subject_add(&rs, &subj_cap, cur, obs,
-						 nobs, o, b);
-				obs_free(obs, nobs);
-				nobs = 0;
-				if (rc)
-					goto out;
-			}
-			free(cur);
-			cur = strdup(exe);
-			if (!cur) {
-				rc = -ENOMEM;
-				goto out;
-			}
-		}
-		rs.records += nrec;
-		rc = row_obs(st, &ob);
-		if (rc < 0)
-			goto out;
-		if (!rc || exe[0] != '/') {
-			free(ob.object);
-			rs.skipped += !again;
-			continue;
-		}
-		if (!again) {
-			rs.tuples++;
-			snap_key = false;
-		}
-		if (nsnap && !snap_key) {
-			rs.snapshot_tuples++;
-			snap_key = true;
-		}
-		rules_minmax(&rs.first, &rs.last, ob.first, ob.last);
-		rc = grow_array((void **)&obs, &obs_cap, nobs + 1, sizeof(*obs));
-		if (rc) {
-			free(ob.object);
-			goto out;
-		}
-		obs[nobs++] = ob;
-	}
-	if (step != SQLITE_DONE) {
-		rc = -EIO;
-		goto out;
-	}
-	if (cur) {
-		rc = subject_add(&rs, &subj_cap, cur, obs, nobs, o, b);
+	if (l.cur) {
+		rc = subject_add(&l.rs, &l.subj_cap, l.cur, l.obs, l.nobs, o,
+				 l.b);
 		if (rc)
 			goto out;
 	}
-	children_filter(&rs);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(max(id), 0) FROM snapshots",
-			       -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		rc = -EIO;
+	children_filter(&l.rs);
+	rc = vigil_store_latest_snapshot_id(s, &l.rs.snapshot);
+	if (rc)
 		goto out;
-	}
-	rs.snapshot = sqlite3_column_int64(st, 0);
-	rc = 0;
 	for (i = 0; i < nsubjects; i++)
-		if (!seen[i])
+		if (!l.seen[i])
 			rc = -ENOENT;
 out:
-	sqlite3_finalize(st);
-	blast_free(b);
-	obs_free(obs, nobs);
-	free(obs);
-	free(cur);
-	free(uidf);
-	free(key);
-	free(seen);
+	blast_free(l.b);
+	obs_free(l.obs, l.nobs);
+	free(l.obs);
+	free(l.cur);
+	free(l.key);
+	free(l.seen);
 	if (rc) {
-		vigil_ruleset_free(&rs);
+		vigil_ruleset_free(&l.rs);
 		return rc;
 	}
-	*ret = rs;
+	*ret = l.rs;
 	return 0;
 }
-
-int vigil_rules_subject_known(struct vigil_store *s, const char *exe)
-{
-	static const char sql[] =
-		"SELECT EXISTS (SELECT 1 FROM records WHERE exe = ?1) OR "
-		"EXISTS (SELECT 1 FROM kernel_tuples WHERE exe = ?1 AND "
-		"snapshot = (SELECT max(id) FROM snapshots))";
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(vigil_store_sqlite(s), sql, -1, &st, NULL))
-		return -EIO;
-	sqlite3_bind_text(st, 1, exe, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -EIO;
-	sqlite3_finalize(st);
-	return rc;
-}
-

@@ -450,7 +450,7 @@ int verb_subjects_known(struct vigil_store *store, const char *db,
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		rc = vigil_rules_subject_known(store, subjects[i]);
+		rc = vigil_store_subject_known(store, subjects[i]);
 		if (rc < 0) {
 			p_err("%s: %s", db, vigil_store_errmsg(store));
 			return -EIO;

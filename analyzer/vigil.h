@@ -257,6 +257,52 @@ struct vigil_store_seq_counts {
 int vigil_store_seq_counts(struct vigil_store *s,
 			   struct vigil_store_seq_counts *ret);
 
+/* store_rules.c: the queries of the rule model and of vigil generate. */
+/* Which observations: see struct vigil_rules_opts (rules.h). */
+struct vigil_store_obs_filter {
+	bool would_deny;	/* also would-deny records and tuples */
+	int64_t since_ms, until_ms;	/* 0: unbounded */
+	int64_t mntns;		/* -1: any */
+	const uint32_t *uids;	/* none: any */
+	size_t nuids;
+};
+/* One distinct (exe, op, access, object, uid) of records and the latest
+ * snapshot; strings NULL for SQL NULL, valid during the call only. */
+struct vigil_store_obs {
+	const char *exe, *op, *access, *object;
+	uint64_t count;		/* the larger of records' and the kernel's */
+	int64_t first, last;	/* seconds */
+	uint64_t records;	/* how many records */
+	uint64_t snapshot;	/* non-zero: in the latest snapshot */
+	uint32_t uid;
+};
+/*
+ * Each observation, ordered by exe, op, access, object, uid, to fn. 0;
+ * fn's non-zero return, which stops the walk; -EIO or -ENOMEM.
+ */
+int vigil_store_observations(struct vigil_store *s,
+			     const struct vigil_store_obs_filter *f,
+			     int (*fn)(void *ctx,
+				       const struct vigil_store_obs *row),
+			     void *ctx);
+/* The latest snapshot's id (0: none): 0 or -EIO. */
+int vigil_store_latest_snapshot_id(struct vigil_store *s, int64_t *ret);
+/* Whether exe has a record or a tuple in the latest snapshot: 1, 0, -EIO. */
+int vigil_store_subject_known(struct vigil_store *s, const char *exe);
+/*
+ * The executables a subject ran (learned exec records) that are subjects
+ * too, each once, sorted: open once (0, -EIO, -ENOMEM), then each
+ * subject's to fn (0, a failing step ending the walk as its end does, or
+ * fn's non-zero return, which stops it).
+ */
+struct vigil_store_children;
+int vigil_store_children_open(struct vigil_store *s,
+			      struct vigil_store_children **ret);
+int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
+			      int (*fn)(void *ctx, const char *child),
+			      void *ctx);
+void vigil_store_children_close(struct vigil_store_children *c);
+
 /* kernel.c */
 /* Undo the learned table's octal escapes (\040) in place. 0 or -EINVAL. */
 int unescape_octal(char *s);

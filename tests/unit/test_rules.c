@@ -628,8 +628,8 @@ static void test_subjects(void **state)
 	vigil_ruleset_free(NULL);
 	assert_int_equal(vigil_rules_load(store, bad, 2, false, &rs),
 			 -ENOENT);
-	assert_int_equal(vigil_rules_subject_known(store, "/usr/bin/cat"), 1);
-	assert_int_equal(vigil_rules_subject_known(store, "/no/such"), 0);
+	assert_int_equal(vigil_store_subject_known(store, "/usr/bin/cat"), 1);
+	assert_int_equal(vigil_store_subject_known(store, "/no/such"), 0);
 	db_close();
 }
 

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: the store's queries for the rule model (rules_load.c)
+ * and vigil generate: the observations (distinct tuples of records and of
+ * the latest kernel snapshot), the latest snapshot's id, whether a subject
+ * was observed, the executables a subject ran. Library-like: reports
+ * errors, never logs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "vigil.h"
+
+/*
+ * Distinct tuples of records (verdict learned and would-deny: accesses the
+ * program made) and of the latest snapshot (all verdicts: "allowed" ones
+ * were made too), merged: the kernel's count includes the sighting a
+ * record reports, so a tuple seen in both counts max() of the two.
+ */
+static const char obs_sql[] =
+	"SELECT exe, op, access, object, max(n), min(f), max(l), "
+	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid FROM ("
+	" SELECT exe, op, access, object, uid, count(*) AS n, "
+	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
+	"  FROM records WHERE (verdict = 'learned' OR "
+	"   (?1 AND verdict = 'would-deny')) "
+	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
+	"  AND (?4 < 0 OR mntns = ?4) "
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  GROUP BY exe, op, access, object, uid"
+	" UNION ALL"
+	" SELECT exe, op, access, object, uid, sum(count), min(first), "
+	"  max(last), 1 FROM kernel_tuples "
+	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
+	"  AND (?1 OR verdict <> 'would-deny') "
+	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
+	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
+	"  AND (?4 < 0 OR mntns = ?4) "
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  GROUP BY exe, op, access, object, uid"
+	") GROUP BY exe, op, access, object, uid "
+	"ORDER BY exe, op, access, object, uid";
+
+/* ",0,33," for the SQL filter by uid (instr). */
+static int uid_filter(const uint32_t *v, size_t n, char **ret)
+{
+	char *p;
+	size_t i;
+
+	p = malloc(n * 11 + 2);
+	if (!p)
+		return -ENOMEM;
+	*ret = p;
+	*p++ = ',';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%u,", (unsigned int)v[i]);
+	return 0;
+}
+
+int vigil_store_observations(struct vigil_store *s,
+			     const struct vigil_store_obs_filter *f,
+			     int (*fn)(void *ctx,
+				       const struct vigil_store_obs *row),
+			     void *ctx)
+{
+	struct vigil_store_obs row;
+	sqlite3_stmt *st = NULL;
+	char *uidf = NULL;
+	int rc, step;
+
+	if (sqlite3_prepare_v2(s->db, obs_sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = -EIO;
+		goto out;
+	}
+	sqlite3_bind_int(st, 1, f->would_deny);
+	if (f->since_ms)
+		sqlite3_bind_int64(st, 2, f->since_ms);
+	if (f->until_ms)
+		sqlite3_bind_int64(st, 3, f->until_ms);
+	sqlite3_bind_int64(st, 4, f->mntns);
+	if (f->nuids) {
+		rc = uid_filter(f->uids, f->nuids, &uidf);
+		if (rc)
+			goto out;
+		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		row.exe = store_col_text(st, 0);
+		row.op = store_col_text(st, 1);
+		row.access = store_col_text(st, 2);
+		row.object = store_col_text(st, 3);
+		row.count = (uint64_t)sqlite3_column_int64(st, 4);
+		row.first = sqlite3_column_int64(st, 5);
+		row.last = sqlite3_column_int64(st, 6);
+		row.records = (uint64_t)sqlite3_column_int64(st, 7);
+		row.snapshot = (uint64_t)sqlite3_column_int64(st, 8);
+		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
+		rc = fn(ctx, &row);
+		if (rc)
+			goto out;
+	}
+	rc = step == SQLITE_DONE ? 0 : -EIO;
+out:
+	sqlite3_finalize(st);
+	free(uidf);
+	return rc;
+}
+
+int vigil_store_latest_snapshot_id(struct vigil_store *s, int64_t *ret)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM "
+			       "snapshots", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*ret = sqlite3_column_int64(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int vigil_store_subject_known(struct vigil_store *s, const char *exe)
+{
+	static const char sql[] =
+		"SELECT EXISTS (SELECT 1 FROM records WHERE exe = ?1) OR "
+		"EXISTS (SELECT 1 FROM kernel_tuples WHERE exe = ?1 AND "
+		"snapshot = (SELECT max(id) FROM snapshots))";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return -EIO;
+	sqlite3_bind_text(st, 1, exe, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Prepared once, bound per subject: see vigil_store_exec_children. */
+struct vigil_store_children {
+	sqlite3_stmt *st;
+};
+
+int vigil_store_children_open(struct vigil_store *s,
+			      struct vigil_store_children **ret)
+{
+	static const char sql[] =
+		"SELECT DISTINCT object FROM records WHERE exe = ?1 AND "
+		"op = 'exec' AND verdict = 'learned' AND object IS NOT NULL "
+		"AND object IN (SELECT exe FROM records WHERE exe IS NOT NULL) "
+		"ORDER BY object";
+	struct vigil_store_children *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &c->st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(c->st);
+		free(c);
+		return -EIO;
+	}
+	*ret = c;
+	return 0;
+}
+
+int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
+			      int (*fn)(void *ctx, const char *child),
+			      void *ctx)
+{
+	int rc = 0;
+
+	sqlite3_reset(c->st);
+	sqlite3_bind_text(c->st, 1, exe, -1, SQLITE_TRANSIENT);
+	while (!rc && sqlite3_step(c->st) == SQLITE_ROW)
+		rc = fn(ctx, store_col_text(c->st, 0));
+	return rc;
+}
+
+void vigil_store_children_close(struct vigil_store_children *c)
+{
+	if (!c)
+		return;
+	sqlite3_finalize(c->st);
+	free(c);
+}
