@@ -20,7 +20,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <sqlite3.h>
 
 #include "vigil.h"
 #include "export.h"
@@ -208,93 +207,94 @@ static bool loaded(const struct state *s, const char *profile)
 	return false;
 }
 
+/* What the report's sections count while the store walks the rows. */
+struct trial_seen {
+	const struct state *s;
+	struct export_notes notes;	/* AppArmor's, each once */
+	bool header;			/* AppArmor's section started */
+	size_t naa, nwd;
+};
+
+static void aa_header(struct trial_seen *t)
+{
+	if (!t->header)
+		printf("AppArmor (complain mode) would have denied:\n");
+	t->header = true;
+}
+
+/* One ALLOWED record: listed once when its profile is one of the trial's. */
+static int aa_row(void *ctx, const char *text)
+{
+	struct trial_seen *t = ctx;
+	char *prof = field(text, "profile");
+	char *op = field(text, "operation");
+	char *name = field(text, "name");
+	char *cap = field(text, "capname");
+	char *fam = field(text, "family");
+	char *mask = field(text, "requested_mask");
+	size_t before = t->notes.n;
+	int rc = 0;
+
+	aa_header(t);
+	if (prof && loaded(t->s, prof)) {
+		rc = note_add(&t->notes, "%s: %s %s%s%s%s%s", prof,
+			      op ? op : "?",
+			      name ? name : cap ? cap : fam ? fam :
+			      "", mask ? " (" : "", mask ? mask : "",
+			      mask ? ")" : "", "");
+		if (!rc && t->notes.n > before) {
+			printf("\t%s\n", t->notes.v[before]);
+			t->naa++;
+		}
+	}
+	free(prof);
+	free(op);
+	free(name);
+	free(cap);
+	free(fam);
+	free(mask);
+	return rc;
+}
+
+static int wd_row(void *ctx, const struct vigil_store_denial *d)
+{
+	struct trial_seen *t = ctx;
+
+	printf("\t%s: %s %s %s (%lld)\n", d->exe, d->op, d->access, d->object,
+	       d->count);
+	t->nwd++;
+	return 0;
+}
+
 /* Both sections; *ret_n: the would-be denials of both. */
 static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 {
-	static const char aa_sql[] =
-		"SELECT text FROM foreign_records WHERE kind = 'apparmor' "
-		"AND time_ms >= ?1 AND text LIKE '%apparmor=\"ALLOWED\"%' "
-		"ORDER BY time_ms, serial";
-	static const char wd_sql[] =
-		"SELECT exe, op, access, coalesce(object, '?'), count(*) "
-		"FROM records WHERE verdict = 'would-deny' AND time_ms >= ?1 "
-		"AND exe = ?2 GROUP BY exe, op, access, object "
-		"ORDER BY exe, op, object";
 	struct vigil_store *store = NULL;
-	struct export_notes seen = { 0 };
-	sqlite3_stmt *st = NULL;
-	size_t i, naa = 0, nwd = 0;
+	struct trial_seen t = { .s = s };
 	const char *db = vigil_db_path();
+	size_t i;
 	int rc;
 
 	(void)dir;
 	if (open_store_existing(db, &store))
 		return -ENOENT;
-	rc = sqlite3_prepare_v2(vigil_store_sqlite(store), aa_sql, -1, &st,
-				NULL) == SQLITE_OK ? 0 : -EIO;
+	rc = vigil_store_apparmor_allowed(store, s->start_ms, aa_row, &t);
 	if (rc)
 		goto out;
-	sqlite3_bind_int64(st, 1, s->start_ms);
-	printf("AppArmor (complain mode) would have denied:\n");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(st, 0);
-		char *prof = field(text, "profile");
-		char *op = field(text, "operation");
-		char *name = field(text, "name");
-		char *cap = field(text, "capname");
-		char *fam = field(text, "family");
-		char *mask = field(text, "requested_mask");
-		size_t before = seen.n;
-
-		if (prof && loaded(s, prof)) {
-			rc = note_add(&seen, "%s: %s %s%s%s%s%s", prof,
-				      op ? op : "?",
-				      name ? name : cap ? cap : fam ? fam :
-				      "", mask ? " (" : "", mask ? mask : "",
-				      mask ? ")" : "", "");
-			if (!rc && seen.n > before) {
-				printf("\t%s\n", seen.v[before]);
-				naa++;
-			}
-		}
-		free(prof);
-		free(op);
-		free(name);
-		free(cap);
-		free(fam);
-		free(mask);
-		if (rc)
-			goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
+	aa_header(&t);
 	printf("vigil (observe mode) would have denied:\n");
-	rc = sqlite3_prepare_v2(vigil_store_sqlite(store), wd_sql, -1, &st,
-				NULL) == SQLITE_OK ? 0 : -EIO;
+	for (i = 0; !rc && i < s->nsubj; i++)
+		rc = vigil_store_would_deny(store, s->start_ms, s->subj[i],
+					    wd_row, &t);
 	if (rc)
 		goto out;
-	for (i = 0; i < s->nsubj; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->start_ms);
-		sqlite3_bind_text(st, 2, s->subj[i], -1, SQLITE_STATIC);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			printf("\t%s: %s %s %s (%lld)\n",
-			       (const char *)sqlite3_column_text(st, 0),
-			       (const char *)sqlite3_column_text(st, 1),
-			       (const char *)sqlite3_column_text(st, 2),
-			       (const char *)sqlite3_column_text(st, 3),
-			       (long long)sqlite3_column_int64(st, 4));
-			nwd++;
-		}
-	}
 	printf("%zu AppArmor, %zu vigil would-be denials since the trial "
-	       "started (run vigil ingest first)\n", naa, nwd);
-	*ret_n = naa + nwd;
+	       "started (run vigil ingest first)\n", t.naa, t.nwd);
+	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
 		p_err("%s: %s", db, vigil_store_errmsg(store));
-	notes_free(&seen);
-	sqlite3_finalize(st);
+	notes_free(&t.notes);
 	vigil_store_close(store);
 	return rc;
 }

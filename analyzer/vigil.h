@@ -207,7 +207,8 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 /* Store audit's own lost counter with the snapshot (-1: not read, NULL). */
 int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
 				    int64_t lost);
-/* The SQLite handle, for read-only queries of other files (rules.c). */
+/* The SQLite handle: for the tests only (the analyzer's SQL is all in
+ * store*.c). */
 struct sqlite3;
 struct sqlite3 *vigil_store_sqlite(struct vigil_store *s);
 
@@ -302,6 +303,27 @@ int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
 			      int (*fn)(void *ctx, const char *child),
 			      void *ctx);
 void vigil_store_children_close(struct vigil_store_children *c);
+
+/*
+ * store_trial.c: the queries of vigil trial, each row to fn (strings
+ * valid during the call only). 0 (a failing step ends the walk as its
+ * end does), fn's non-zero return, which stops it, or -EIO when the
+ * query cannot be run.
+ */
+/* AppArmor's ALLOWED records since since_ms, by time: their text. */
+int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
+				 int (*fn)(void *ctx, const char *text),
+				 void *ctx);
+/* exe's would-deny records since since_ms, per distinct access. */
+struct vigil_store_denial {
+	const char *exe, *op, *access, *object;	/* object "?" for none */
+	long long count;
+};
+int vigil_store_would_deny(struct vigil_store *s, int64_t since_ms,
+			   const char *exe,
+			   int (*fn)(void *ctx,
+				     const struct vigil_store_denial *d),
+			   void *ctx);
 
 /* kernel.c */
 /* Undo the learned table's octal escapes (\040) in place. 0 or -EINVAL. */
