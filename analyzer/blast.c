@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "vigil.h"
+#include "util.h"
 #include "rules.h"
 #include "blast.h"
 #include "match.h"

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vigil.h"
 #include "rules.h"
 #include "export.h"
 #include "candidate.h"

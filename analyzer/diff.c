@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
 #include "rules.h"
 #include "policy.h"
 

@@ -13,8 +13,9 @@
 #include <linux/landlock.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
 #include "export.h"
-#include "match.h"
 #include "policy.h"
 #include "candidate.h"
 

@@ -190,11 +190,4 @@ int export_load_candidate(const char *file, char *const *subjects,
 			  size_t nsubjects, struct export_opts *eo,
 			  struct vigil_ruleset *rs);
 
-/* run.c */
-int do_run(int argc, char **argv);
-/* trial.c */
-int do_trial(int argc, char **argv);
-/* export.c */
-int do_export(int argc, char **argv);
-
 #endif /* VIGIL_ANALYZER_EXPORT_H */

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
+#include "timearg.h"
 #include "rules.h"
 #include "policy_write.h"
 #include "policy.h"

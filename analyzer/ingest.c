@@ -19,6 +19,10 @@
 #include <unistd.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "record.h"
+#include "store.h"
+#include "ingest.h"
 
 #define DEFAULT_LOG "/var/log/audit/audit.log"
 #define MAX_ROTATED 99

@@ -12,7 +12,7 @@
 #include <sys/random.h>
 
 #include "intern.h"
-#include "vigil.h"
+#include "util.h"
 
 #define BLOCK_SIZE (1u << 20)
 #define HUGE_SIZE (2u << 20)

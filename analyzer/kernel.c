@@ -16,6 +16,10 @@
 #include <libaudit.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
+#include "kernel.h"
+#include "ingest.h"
 #include "policy.h"
 
 #define POLICY_MAX (1024 * 1024) /* bytes; the kernel caps writes too */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "util.h"
 
 /* The one command table: dispatch, vigil --help and vigil --verbs. */
 static const struct cmd cmds[] = {

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
+#include "ingest.h"
 
 #define COMMIT_RECORDS 2000 /* or every second, whichever comes first */
 

@@ -12,7 +12,6 @@
 #include "vigil.h"
 #include "rules.h"
 #include "policy_write.h"
-#include "policy.h"
 
 static const char *plural(uint64_t n)
 {

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "record.h"
 
 #define AUDIT_KERNEL_OTHER 1316
 #define AUDIT_USER_AVC 1107

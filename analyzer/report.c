@@ -24,6 +24,9 @@
 #include "report.h"
 #include "rules.h"
 #include "vigil.h"
+#include "util.h"
+#include "store.h"
+#include "timearg.h"
 
 static void rows_free(struct rows *w)
 {

@@ -15,6 +15,7 @@
 
 #include "report.h"
 #include "vigil.h"
+#include "util.h"
 
 /* ---- data files and charts ---------------------------------------------- */
 

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vigil.h"
+#include "util.h"
+#include "store.h"
 #include "rules.h"
 #include "blast.h"
 #include "rules_int.h"

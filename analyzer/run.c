@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "vigil.h"
+#include "util.h"
 #include "export.h"
 #include "landlock.h"
 

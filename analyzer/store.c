@@ -15,7 +15,9 @@
 
 #include "schemas.h"
 #include "store_int.h"
-#include "vigil.h"
+#include "util.h"
+#include "record.h"
+#include "store.h"
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "store_int.h"
-#include "vigil.h"
+#include "store.h"
 
 int vigil_store_records_max_id(struct vigil_store *s, long long *ret)
 {

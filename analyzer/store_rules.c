@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "store_int.h"
-#include "vigil.h"
+#include "store.h"
 
 /*
  * Distinct tuples of records (verdict learned and would-deny: accesses the

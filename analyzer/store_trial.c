@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "store_int.h"
-#include "vigil.h"
+#include "store.h"
 
 int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
 				 int (*fn)(void *ctx, const char *text),

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vigil.h"
+#include "timearg.h"
 
 /* ---- time arguments -------------------------------------------------------- */
 

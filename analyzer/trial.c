@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "record.h"
+#include "store.h"
 #include "export.h"
 #include "rules.h"
 

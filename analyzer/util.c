@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "vigil.h"
-#include "rules.h"
+#include "util.h"
+#include "store.h"
 
 const char *vigil_db_opt;
 const char *progname = "vigil";

@@ -21,7 +21,8 @@
 
 #include <sqlite3.h>
 
-#include "vigil.h"
+#include "store.h"
+#include "ingest.h"
 
 static int log_fd = -1;
 static struct vigil_store *store;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "vigil.h"
+#include "util.h"
 #include "export.h"
 #include "match.h"
 #include "landlock.h"

@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 #include "vigil.h"
+#include "store.h"
+#include "kernel.h"
 
 static void test_unescape(void **state)
 {

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "vigil.h"
+#include "record.h"
 
 static auparse_state_t *au;
 

@@ -13,6 +13,9 @@
 #include <sqlite3.h>
 
 #include "vigil.h"
+#include "util.h"
+#include "record.h"
+#include "store.h"
 #include "rules.h"
 #include "policy_write.h"
 #include "policy.h"

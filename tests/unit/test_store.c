@@ -11,7 +11,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "vigil.h"
+#include "record.h"
+#include "store.h"
 
 static char dir[] = "/tmp/vigil-test-store.XXXXXX";
 static char path[256];

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* vigil analyzer: record.c: audit records as vigil sees them (no logging
+ * here). */
+#ifndef VIGIL_ANALYZER_RECORD_H
+#define VIGIL_ANALYZER_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <auparse.h>
+
+enum rec_kind {
+	REC_CONTEXT,	/* any other: SYSCALL, PATH, unknown types... */
+	REC_VIGIL,
+	REC_APPARMOR,
+	REC_SELINUX,
+	REC_LANDLOCK,
+	REC_FOREIGN_OTHER,	/* other MAC records (AVC, USER_AVC, MAC_*) */
+};
+extern const char *const rec_kind_names[];
+
+struct vigil_record {
+	uint64_t seq;
+	uint32_t uid;
+	int32_t pid;
+	const char *verdict, *op, *access;	/* never NULL once parsed */
+	const char *exe, *path, *target, *comm;	/* NULL when "?" */
+	/* path for file ops (target if path is ?), else target */
+	const char *object;
+	const char *extra;	/* op-specific fields, "k=v k=v", maybe "" */
+	uint32_t mntns;		/* mntns=, 0 when absent (initial namespace) */
+	char *mem;		/* owns the decoded strings */
+	size_t cap, used;
+};
+
+/* The record's type number, also for names auparse does not know. */
+int vigil_record_type(auparse_state_t *au);
+/* Classify the current record of au. */
+enum rec_kind vigil_record_kind(auparse_state_t *au);
+/*
+ * Parse the current record of au (of kind REC_VIGIL) into r, reusing
+ * r->mem. Return: 0, -EINVAL (malformed; *ret_reason says why), -ENOMEM.
+ */
+int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
+		       const char **ret_reason);
+void vigil_record_free(struct vigil_record *r);
+/*
+ * Decode an audit string value: "quoted", HEX, or ? (NULL). Writes into
+ * out (at least strlen(val) + 1 bytes). Return 0, 1 for "?", -EINVAL.
+ */
+int audit_value_decode(const char *val, char *out);
+/* Is op a file-class op (object is path=)? */
+bool vigil_op_is_file(const char *op);
+
+#endif /* VIGIL_ANALYZER_RECORD_H */

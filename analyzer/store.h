@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil analyzer: the SQLite store (store.c, store_report.c,
+ * store_rules.c, store_trial.c): the only files that hold SQL. No logging
+ * here: errors come back as -errno, vigil_store_errmsg says why.
+ */
+#ifndef VIGIL_ANALYZER_STORE_H
+#define VIGIL_ANALYZER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"	/* struct vigil_record, enum rec_kind */
+
+/* store.c: opening, migrations, the ingest's writes. */
+struct vigil_store;
+struct vigil_source {
+	int64_t dev, ino;
+	int64_t offset, line;
+	int64_t head_len;
+	uint64_t head_hash;
+	const char *path;
+};
+struct vigil_tuple {
+	uint64_t seq, count;
+	int64_t first, last;
+	uint32_t uid;
+	uint32_t mntns;		/* 0: the initial mount namespace */
+	/* exe and object NULL for ? */
+	char *verdict, *op, *access, *exe, *object;
+};
+
+/* Open or create the database at path, read-write (migrated). A file
+ * that is not vigil's database is refused, untouched (-EPROTO). */
+int vigil_store_open(const char *path, struct vigil_store **ret, char *err,
+		     size_t errlen);
+enum vigil_store_mode {
+	VIGIL_STORE_WRITE,	/* create if missing, migrate */
+	VIGIL_STORE_READ,	/* must exist; nothing written (an older
+				 * schema is upgraded if the file is
+				 * writable) */
+};
+int vigil_store_open_mode(const char *path, enum vigil_store_mode mode,
+			  struct vigil_store **ret, char *err, size_t errlen);
+void vigil_store_close(struct vigil_store *s);
+const char *vigil_store_errmsg(struct vigil_store *s);
+int vigil_store_schema_version(struct vigil_store *s);
+int vigil_store_begin(struct vigil_store *s);
+int vigil_store_commit(struct vigil_store *s);
+int vigil_store_rollback(struct vigil_store *s);
+/* Return 1 stored, 0 already there, or -EIO. */
+int vigil_store_add_record(struct vigil_store *s, const char *node,
+			   int64_t time_ms, uint64_t serial,
+			   const struct vigil_record *r);
+int vigil_store_add_foreign(struct vigil_store *s, const char *node,
+			    int64_t time_ms, uint64_t serial, int type,
+			    enum rec_kind kind, const char *text, size_t len);
+/* 0 and *ret filled (path not set), -ENOENT, -EIO. */
+int vigil_store_get_source(struct vigil_store *s, int64_t dev, int64_t ino,
+			   struct vigil_source *ret);
+int vigil_store_put_source(struct vigil_store *s,
+			   const struct vigil_source *src);
+/* Start a snapshot; *ret_id is its id. */
+int vigil_store_snapshot_begin(struct vigil_store *s, int64_t taken,
+			       int64_t *ret_id);
+int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
+			  const struct vigil_tuple *t);
+/* Count the snapshot's tuples and the recorded ones no record matches. */
+int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
+			     int64_t *ret_tuples, int64_t *ret_missing);
+/* Store audit's own lost counter with the snapshot (-1: not read, NULL). */
+int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
+				    int64_t lost);
+/* The SQLite handle: for the tests only (the analyzer's SQL is all in
+ * store*.c). */
+struct sqlite3;
+struct sqlite3 *vigil_store_sqlite(struct vigil_store *s);
+
+/*
+ * store_report.c: the queries of vigil report. Those returning a row give
+ * 1 and *ret filled, 0 when the query gave no row, -EIO when it could not
+ * be run (vigil_store_errmsg says why).
+ */
+/* The largest record id (0: none). */
+int vigil_store_records_max_id(struct vigil_store *s, long long *ret);
+/* A window of records: time_ms in [since_ms, until_ms], exe one of the
+ * subjects (any when none). */
+struct vigil_store_window {
+	long long since_ms, until_ms;
+	char *const *subjects;
+	size_t nsubjects;
+};
+/* One record; strings NULL for SQL NULL, valid during the call only. */
+struct vigil_store_row {
+	const char *exe, *verdict, *op, *access, *object, *node;
+	long long time_ms, seq;
+};
+/*
+ * Each record of the window, in table order, to fn. 0; fn's non-zero
+ * return, which stops the walk; -EIO (a database error) or -ENOMEM.
+ */
+int vigil_store_window_records(struct vigil_store *s,
+			       const struct vigil_store_window *w,
+			       int (*fn)(void *ctx,
+					 const struct vigil_store_row *row),
+			       void *ctx);
+/* The latest snapshot's counters, with the largest seq of the records. */
+struct vigil_store_snapshot {
+	long long tuples, missing, max_seq;
+	long long audit_lost;	/* -1: not read */
+};
+int vigil_store_latest_snapshot(struct vigil_store *s,
+				struct vigil_store_snapshot *ret);
+/* Of the latest snapshot's tuples no record matches (verdict other than
+ * allowed), how many have a seq above seq. */
+int vigil_store_snapshot_unmatched_after(struct vigil_store *s,
+					 long long seq, long long *ret);
+/* Seq counts of the whole records table. */
+struct vigil_store_seq_counts {
+	long long records, seqs, max_seq, nodes;	/* seqs: distinct */
+};
+int vigil_store_seq_counts(struct vigil_store *s,
+			   struct vigil_store_seq_counts *ret);
+
+/* store_rules.c: the queries of the rule model and of vigil generate. */
+/* Which observations: see struct vigil_rules_opts (rules.h). */
+struct vigil_store_obs_filter {
+	bool would_deny;	/* also would-deny records and tuples */
+	int64_t since_ms, until_ms;	/* 0: unbounded */
+	int64_t mntns;		/* -1: any */
+	const uint32_t *uids;	/* none: any */
+	size_t nuids;
+};
+/* One distinct (exe, op, access, object, uid) of records and the latest
+ * snapshot; strings NULL for SQL NULL, valid during the call only. */
+struct vigil_store_obs {
+	const char *exe, *op, *access, *object;
+	uint64_t count;		/* the larger of records' and the kernel's */
+	int64_t first, last;	/* seconds */
+	uint64_t records;	/* how many records */
+	uint64_t snapshot;	/* non-zero: in the latest snapshot */
+	uint32_t uid;
+};
+/*
+ * Each observation, ordered by exe, op, access, object, uid, to fn. 0;
+ * fn's non-zero return, which stops the walk; -EIO or -ENOMEM.
+ */
+int vigil_store_observations(struct vigil_store *s,
+			     const struct vigil_store_obs_filter *f,
+			     int (*fn)(void *ctx,
+				       const struct vigil_store_obs *row),
+			     void *ctx);
+/* The latest snapshot's id (0: none): 0 or -EIO. */
+int vigil_store_latest_snapshot_id(struct vigil_store *s, int64_t *ret);
+/* Whether exe has a record or a tuple in the latest snapshot: 1, 0, -EIO. */
+int vigil_store_subject_known(struct vigil_store *s, const char *exe);
+/*
+ * The executables a subject ran (learned exec records) that are subjects
+ * too, each once, sorted: open once (0, -EIO, -ENOMEM), then each
+ * subject's to fn (0, a failing step ending the walk as its end does, or
+ * fn's non-zero return, which stops it).
+ */
+struct vigil_store_children;
+int vigil_store_children_open(struct vigil_store *s,
+			      struct vigil_store_children **ret);
+int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
+			      int (*fn)(void *ctx, const char *child),
+			      void *ctx);
+void vigil_store_children_close(struct vigil_store_children *c);
+
+/*
+ * store_trial.c: the queries of vigil trial, each row to fn (strings
+ * valid during the call only). 0 (a failing step ends the walk as its
+ * end does), fn's non-zero return, which stops it, or -EIO when the
+ * query cannot be run.
+ */
+/* AppArmor's ALLOWED records since since_ms, by time: their text. */
+int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
+				 int (*fn)(void *ctx, const char *text),
+				 void *ctx);
+/* exe's would-deny records since since_ms, per distinct access. */
+struct vigil_store_denial {
+	const char *exe, *op, *access, *object;	/* object "?" for none */
+	long long count;
+};
+int vigil_store_would_deny(struct vigil_store *s, int64_t since_ms,
+			   const char *exe,
+			   int (*fn)(void *ctx,
+				     const struct vigil_store_denial *d),
+			   void *ctx);
+
+#endif /* VIGIL_ANALYZER_STORE_H */
