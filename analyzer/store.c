@@ -635,6 +635,25 @@ int vigil_store_snapshot_audit_lost(struct vigil_store *s, int64_t snap,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
+int store_one_row(struct vigil_store *s, const char *sql,
+		  const long long *binds, int nbind, long long *cols,
+		  int ncol)
+{
+	sqlite3_stmt *st;
+	int i, rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	for (i = 0; i < nbind; i++)
+		sqlite3_bind_int64(st, i + 1, binds[i]);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		for (i = 0; i < ncol; i++)
+			cols[i] = sqlite3_column_int64(st, i);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
 struct sqlite3 *vigil_store_sqlite(struct vigil_store *s)
 {
 	return s->db;

@@ -36,4 +36,12 @@ static inline const char *store_col_text(sqlite3_stmt *st, int c)
 	return (const char *)sqlite3_column_text(st, c);
 }
 
+/*
+ * Run sql, its ?1..?nbind bound to binds, for one row of ncol integers:
+ * 1 and cols filled, 0 when it gave no row, -EIO when it cannot be run.
+ */
+int store_one_row(struct vigil_store *s, const char *sql,
+		  const long long *binds, int nbind, long long *cols,
+		  int ncol);
+
 #endif /* VIGIL_ANALYZER_STORE_INT_H */

@@ -15,17 +15,8 @@
 
 int vigil_store_records_max_id(struct vigil_store *s, long long *ret)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM records",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*ret = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	return store_one_row(s, "SELECT coalesce(max(id), 0) FROM records",
+			     NULL, 0, ret, 1);
 }
 
 /* The scan's SQL: the window, and the subjects as ?3, ?4... */
@@ -93,67 +84,47 @@ int vigil_store_window_records(struct vigil_store *s,
 int vigil_store_latest_snapshot(struct vigil_store *s,
 				struct vigil_store_snapshot *ret)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT tuples, missing, "
+	long long v[4];
+	int rc = store_one_row(s, "SELECT tuples, missing, "
 			       "(SELECT coalesce(max(seq), 0) FROM records), "
 			       "coalesce(audit_lost, -1) "
-			       "FROM snapshots ORDER BY id DESC LIMIT 1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return -EIO;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		ret->tuples = sqlite3_column_int64(st, 0);
-		ret->missing = sqlite3_column_int64(st, 1);
-		ret->max_seq = sqlite3_column_int64(st, 2);
-		ret->audit_lost = sqlite3_column_int64(st, 3);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+			       "FROM snapshots ORDER BY id DESC LIMIT 1",
+			       NULL, 0, v, 4);
+
+	if (rc == 1)
+		*ret = (struct vigil_store_snapshot){
+			.tuples = v[0], .missing = v[1], .max_seq = v[2],
+			.audit_lost = v[3],
+		};
+	return rc;
 }
 
 int vigil_store_snapshot_unmatched_after(struct vigil_store *s,
 					 long long seq, long long *ret)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(sum(t.seq > ?1), 0) "
-			       "FROM kernel_tuples t WHERE t.snapshot = "
-			       "(SELECT max(id) FROM snapshots) AND "
-			       "t.verdict != 'allowed' AND NOT EXISTS "
-			       "(SELECT 1 FROM records r WHERE "
-			       "r.verdict = t.verdict AND r.op = t.op AND "
-			       "r.access = t.access AND r.uid = t.uid AND "
-			       "r.exe IS t.exe AND r.object IS t.object)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, seq);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*ret = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	return store_one_row(s, "SELECT coalesce(sum(t.seq > ?1), 0) "
+			     "FROM kernel_tuples t WHERE t.snapshot = "
+			     "(SELECT max(id) FROM snapshots) AND "
+			     "t.verdict != 'allowed' AND NOT EXISTS "
+			     "(SELECT 1 FROM records r WHERE "
+			     "r.verdict = t.verdict AND r.op = t.op AND "
+			     "r.access = t.access AND r.uid = t.uid AND "
+			     "r.exe IS t.exe AND r.object IS t.object)",
+			     &seq, 1, ret, 1);
 }
 
 int vigil_store_seq_counts(struct vigil_store *s,
 			   struct vigil_store_seq_counts *ret)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT count(*), count(DISTINCT seq), "
+	long long v[4];
+	int rc = store_one_row(s, "SELECT count(*), count(DISTINCT seq), "
 			       "coalesce(max(seq), 0), count(DISTINCT node) "
-			       "FROM records", -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		ret->records = sqlite3_column_int64(st, 0);
-		ret->seqs = sqlite3_column_int64(st, 1);
-		ret->max_seq = sqlite3_column_int64(st, 2);
-		ret->nodes = sqlite3_column_int64(st, 3);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+			       "FROM records", NULL, 0, v, 4);
+
+	if (rc == 1)
+		*ret = (struct vigil_store_seq_counts){
+			.records = v[0], .seqs = v[1], .max_seq = v[2],
+			.nodes = v[3],
+		};
+	return rc;
 }

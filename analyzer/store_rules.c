@@ -111,17 +111,13 @@ out:
 
 int vigil_store_latest_snapshot_id(struct vigil_store *s, int64_t *ret)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = -EIO;
+	long long id;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM "
-			       "snapshots", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW) {
-		*ret = sqlite3_column_int64(st, 0);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	if (store_one_row(s, "SELECT coalesce(max(id), 0) FROM snapshots",
+			  NULL, 0, &id, 1) != 1)
+		return -EIO;
+	*ret = id;
+	return 0;
 }
 
 int vigil_store_subject_known(struct vigil_store *s, const char *exe)
