@@ -80,14 +80,19 @@ static void tmpfile_event(u64 access, struct file *file)
 }
 
 /* An executable mapping of no file: its object is "(anonymous)". */
-static void anon_exec_event(bool may_sleep)
+/*
+ * An access to an object with no path (an anonymous mapping, a module
+ * loaded from memory): NAME, a constant such as "(anonymous)", stands for
+ * it.
+ */
+static void unnamed_event(enum vigil_op op, u64 access, const char *name,
+			  bool may_sleep)
 {
-	static const char anonymous[] = "(anonymous)";
 	struct vigil_access acc = {
-		.op = VIGIL_OP_MMAP,
-		.access = VIGIL_FILE_M,
-		.target = anonymous,
-		.target_len = sizeof(anonymous) - 1,
+		.op = op,
+		.access = access,
+		.target = name,
+		.target_len = strlen(name),
 		.ad.type = LSM_AUDIT_DATA_NONE,
 		.may_sleep = may_sleep,
 	};
@@ -143,7 +148,7 @@ static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 	if (!vigil_should_observe() || !(prot & PROT_EXEC))
 		return 0;
 	if (!file)
-		anon_exec_event(true);
+		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", true);
 	else if (!file_is_internal(file))
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
 	return 0;
@@ -160,7 +165,7 @@ static int vigil_file_mprotect(struct vm_area_struct *vma,
 		return 0;
 	/* mmap_lock is held: never wait for audit. */
 	if (!file)
-		anon_exec_event(false);
+		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", false);
 	else if (!file_is_internal(file))
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, false);
 	return 0;
@@ -357,18 +362,9 @@ static int vigil_kernel_read_file(struct file *file,
 
 static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 {
-	static const char from_memory[] = "(memory)";
-	struct vigil_access acc = {
-		.op = VIGIL_OP_MODULE,
-		.access = VIGIL_MODULE_LOAD,
-		.target = from_memory,
-		.target_len = sizeof(from_memory) - 1,
-		.ad.type = LSM_AUDIT_DATA_NONE,
-		.may_sleep = true,
-	};
-
 	if (vigil_should_observe() && id == LOADING_MODULE)
-		vigil_observe(current_real_cred(), &acc);
+		unnamed_event(VIGIL_OP_MODULE, VIGIL_MODULE_LOAD, "(memory)",
+			      true);
 	return 0;
 }
 
