@@ -63,7 +63,7 @@ uint64_t vl_fs_rights(unsigned int abi);
 uint64_t vl_net_rights(unsigned int abi);
 uint64_t vl_scopes(unsigned int abi);
 
-/* Access names of landlockconfig (export_landlock.c). */
+/* Access names of landlockconfig (export/landlock.c). */
 struct vl_name {
 	const char *name;
 	uint64_t bit;

@@ -19,6 +19,7 @@
 #include "vigil.h"
 #include "util.h"
 #include "export.h"
+#include "export/object.h"
 #include "match.h"
 #include "landlock.h"
 #include "candidate.h"

@@ -17,7 +17,8 @@
 #include <selinux/selinux.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "driver.h"
+#include "object.h"
 
 #define SE_DEFAULT_FC "/etc/selinux/default/contexts/files/file_contexts"
 

@@ -8,9 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/landlock.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "driver.h"
+#include "object.h"
 #include "landlock.h"
 
 const struct vl_name vl_fs_names[] = {
@@ -66,6 +71,14 @@ uint64_t vl_net_rights(unsigned int abi)
 uint64_t vl_scopes(unsigned int abi)
 {
 	return abi >= 6 ? VL_SCOPE_ABSTRACT_UNIX | VL_SCOPE_SIGNAL : 0;
+}
+
+int landlock_abi_version(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			 LANDLOCK_CREATE_RULESET_VERSION);
+
+	return v < 0 ? 0 : (int)v;
 }
 
 #define VL_MAKE_ANY (VL_FS_MAKE_REG | VL_FS_MAKE_DIR | VL_FS_MAKE_SYM | \

@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "driver.h"
+#include "object.h"
 
 struct sd {
 	char **rw;		/* ReadWritePaths, deduplicated */

@@ -11,7 +11,8 @@
 #include <sys/types.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "driver.h"
+#include "object.h"
 
 struct aa {
 	const struct vigil_ruleset *rs;

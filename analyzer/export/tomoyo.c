@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 
 #include "vigil.h"
-#include "export.h"
+#include "driver.h"
+#include "object.h"
 
 #define TM_ANY_V4 "0.0.0.0-255.255.255.255"
 #define TM_ANY_V6 "::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
