@@ -17,18 +17,6 @@
 
 /* ---- the verb ---- */
 
-static const struct {
-	const char *name;
-	int (*fn)(const struct vigil_ruleset *rs, const char *dir,
-		  const struct export_opts *o, struct export_files *out);
-} targets[] = {
-	{ "apparmor", export_apparmor },
-	{ "selinux", export_selinux },
-	{ "landlock", export_landlock },
-	{ "tomoyo", export_tomoyo },
-	{ "systemd", export_systemd },
-};
-
 int export_load_candidate(const char *file, char *const *subjects,
 			  size_t nsubjects, struct export_opts *eo,
 			  struct vigil_ruleset *rs)
@@ -157,7 +145,8 @@ int do_export(int argc, char **argv)
 	const char *dir = ".", *to = NULL;
 	struct verb_opts vo;
 	size_t i;
-	int c, rc, t = -1, ret = EXIT_USAGE;
+	const struct export_target *t;
+	int c, rc, ret = EXIT_USAGE;
 	uint64_t abi;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -203,10 +192,8 @@ int do_export(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(targets); i++)
-		if (!strcmp(to, targets[i].name))
-			t = (int)i;
-	if (t < 0) {
+	t = export_target_find(to);
+	if (!t) {
 		p_err("unknown target '%s' (apparmor, selinux, landlock, "
 		      "tomoyo or systemd)", to);
 		goto out;
@@ -231,7 +218,7 @@ int do_export(int argc, char **argv)
 		p_err("-o %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	rc = targets[t].fn(&rs, dir, &eo, &files);
+	rc = export_run(t, &rs, dir, &eo, &files);
 	for (i = 0; i < files.n; i++)
 		printf("%s\n", files.paths[i]);
 	if (rc) {

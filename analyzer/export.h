@@ -2,7 +2,7 @@
 /*
  * vigil analyzer: export of a rule set to other security modules'
  * languages (AppArmor, SELinux, Landlock, TOMOYO, systemd): the verb
- * (export.c) and the exporters' entry points (export/).
+ * (export.c) and the driver's entry points (export/driver.c).
  */
 #ifndef VIGIL_ANALYZER_EXPORT_H
 #define VIGIL_ANALYZER_EXPORT_H
@@ -32,21 +32,21 @@ struct export_files {
 };
 void export_files_free(struct export_files *f);
 
+/* The targets (export/: a table of operations each, driver.h). */
+struct export_target;
+extern const struct export_target export_apparmor, export_selinux,
+	export_landlock, export_tomoyo, export_systemd;
+/* The target named name ("apparmor"...), or NULL. */
+const struct export_target *export_target_find(const char *name);
+
 /*
- * Each exporter (export/) writes its files for every subject of rs into
- * dir (atomically: temporary file then rename), appends their paths to
- * out, and returns 0 or -errno (-ENOMEM, -EIO, errors of open/rename).
+ * Write the files of target t for every subject of rs into dir
+ * (atomically: temporary file then rename), append their paths to out,
+ * and return 0 or -errno (-ENOMEM, -EIO, errors of open/rename).
  */
-int export_apparmor(const struct vigil_ruleset *rs, const char *dir,
-		    const struct export_opts *o, struct export_files *out);
-int export_selinux(const struct vigil_ruleset *rs, const char *dir,
-		   const struct export_opts *o, struct export_files *out);
-int export_landlock(const struct vigil_ruleset *rs, const char *dir,
-		    const struct export_opts *o, struct export_files *out);
-int export_tomoyo(const struct vigil_ruleset *rs, const char *dir,
-		  const struct export_opts *o, struct export_files *out);
-int export_systemd(const struct vigil_ruleset *rs, const char *dir,
-		   const struct export_opts *o, struct export_files *out);
+int export_run(const struct export_target *t,
+	       const struct vigil_ruleset *rs, const char *dir,
+	       const struct export_opts *o, struct export_files *out);
 
 /* Things a target cannot express, listed in the file's header. */
 struct export_notes {

@@ -328,7 +328,7 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 		p_err("-o %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	rc = export_apparmor(&rs, dir, &eo, &files);
+	rc = export_run(&export_apparmor, &rs, dir, &eo, &files);
 	if (!rc)
 		rc = export_reach(&rs, &reach);
 	load = calloc(rs.nsubjects + 1, sizeof(*load));

@@ -16,12 +16,13 @@
 
 struct aa {
 	const struct vigil_ruleset *rs;
+	const bool *reach;	/* reach[i * n + j]: j runs under i (ix) */
+	FILE *f;		/* the profile's body */
+	struct export_notes *general, *left;
 	char **names;		/* profile name per subject */
-	bool *reach;		/* reach[i * n + j]: j runs under i (ix) */
-	FILE *f;
-	struct export_notes general, left;
 	/* the network lines of the profile being written, each once */
 	struct export_notes net;
+	char *from;		/* "(CHILD) ": whose rules are written */
 };
 
 /* A "network ..." line, unless the profile has it already. */
@@ -191,8 +192,9 @@ static const char *aa_dir_suffix(const struct glob_toks *g, uint64_t acc)
 	return S_ISDIR(st.st_mode) ? "/" : "";
 }
 
-static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
+static int aa_file(struct aa *a, const struct vigil_rule *r)
 {
+	const char *from = a->from ? a->from : "";
 	uint64_t acc = r->access;
 	struct glob_toks g = { 0 };
 	char mode[16];
@@ -200,7 +202,7 @@ static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
 	int rc;
 
 	if ((acc & VIGIL_FILE_I)) {
-		rc = note_add(&a->general, "i (ioctl) is not mediated by "
+		rc = note_add(a->general, "i (ioctl) is not mediated by "
 			      "AppArmor 3.0 file rules: ioctl is allowed on "
 			      "any file the profile lets the program open");
 		if (rc)
@@ -210,7 +212,7 @@ static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
 	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
 				      g.t[0].c != '/'))) {
 		glob_toks_free(&g);
-		return note_rule(&a->left, r, "not an absolute path: "
+		return note_rule(a->left, r, "not an absolute path: "
 				 "AppArmor file rules need one");
 	}
 	if (rc)
@@ -239,7 +241,7 @@ static int aa_file(struct aa *a, const struct vigil_rule *r, const char *from)
 	mode[m] = '\0';
 	if (!m) {
 		glob_toks_free(&g);
-		return note_rule(&a->left, r, "ioctl only: AppArmor 3.0 has "
+		return note_rule(a->left, r, "ioctl only: AppArmor 3.0 has "
 				 "no ioctl permission (allowed on open files)");
 	}
 	if (r->generalised && r->why)
@@ -258,11 +260,11 @@ static int aa_net(struct aa *a, const struct vigil_rule *r)
 
 	rc = net_obj_parse(r, &no);
 	if (rc == -EINVAL)
-		return note_rule(&a->left, r, "not a FAMILY:TYPE object");
+		return note_rule(a->left, r, "not a FAMILY:TYPE object");
 	if (rc)
 		return rc;
 	if (!in_list(no.family, aa_families, ARRAY_SIZE(aa_families))) {
-		rc = note_rule(&a->left, r, "family unknown to AppArmor 3.0");
+		rc = note_rule(a->left, r, "family unknown to AppArmor 3.0");
 		goto out;
 	}
 	if (in_list(no.type, aa_types, ARRAY_SIZE(aa_types))) {
@@ -270,7 +272,7 @@ static int aa_net(struct aa *a, const struct vigil_rule *r)
 	} else {
 		rc = aa_network(a, no.family, NULL);
 		if (!rc)
-			rc = note_rule(&a->left, r, "socket type unknown to "
+			rc = note_rule(a->left, r, "socket type unknown to "
 				       "AppArmor: every type of the family "
 				       "allowed");
 	}
@@ -283,11 +285,11 @@ static int aa_net(struct aa *a, const struct vigil_rule *r)
 		aa_literal_path(a->f, no.addr);
 		fputs(" rw,\n", a->f);
 	} else if (no.addr && !strcmp(no.family, "unix")) {
-		rc = note_rule(&a->left, r, "abstract unix address: AppArmor "
+		rc = note_rule(a->left, r, "abstract unix address: AppArmor "
 			       "3.0 network rules name no address (any "
 			       "allowed)");
 	} else if (no.addr) {
-		rc = note_rule(&a->left, r, "port: AppArmor 3.0 network rules "
+		rc = note_rule(a->left, r, "port: AppArmor 3.0 network rules "
 			       "have no ports (every port allowed)");
 	}
 out:
@@ -295,19 +297,20 @@ out:
 	return rc;
 }
 
-static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
+static int aa_rule(struct export_ctx *c, const struct vigil_rule *r)
 {
+	struct aa *a = c->priv;
 	bool caps[VIGIL_CAP_COUNT];
 	bool known;
 	int i, rc;
 
 	switch (r->class) {
 	case VIGIL_CLASS_FILE:
-		return aa_file(a, r, from);
+		return aa_file(a, r);
 	case VIGIL_CLASS_CAP:
 		rc = export_caps(r, caps);
 		if (rc == -EINVAL)
-			return note_rule(&a->left, r, "bad capability glob");
+			return note_rule(a->left, r, "bad capability glob");
 		if (rc)
 			return rc;
 		for (i = 0; i < VIGIL_CAP_COUNT; i++)
@@ -323,7 +326,7 @@ static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
 		fputc(' ', a->f);
 		known = aa_peer(a, r->object);
 		fputs(",\n", a->f);
-		return known ? 0 : note_rule(&a->left, r,
+		return known ? 0 : note_rule(a->left, r,
 			"target is not a subject here: peer=unconfined "
 			"(denied if it runs under another profile)");
 	case VIGIL_CLASS_PTRACE:
@@ -334,19 +337,19 @@ static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
 			r->access & VIGIL_PTRACE_ATTACH ? "trace" : "");
 		known = aa_peer(a, r->object);
 		fputs(",\n", a->f);
-		return known ? 0 : note_rule(&a->left, r,
+		return known ? 0 : note_rule(a->left, r,
 			"target is not a subject here: peer=unconfined "
 			"(denied if it runs under another profile)");
 	case VIGIL_CLASS_MOUNT:
 		if (r->object[0] != '/')
-			return note_rule(&a->left, r, "not an absolute path");
+			return note_rule(a->left, r, "not an absolute path");
 		if (r->access & VIGIL_MOUNT_MOUNT) {
 			struct glob_toks g = { 0 };
 
 			rc = glob_toks_of_rule(r, &g);
 			if (rc)
 				return rc == -EINVAL ?
-					note_rule(&a->left, r, "bad glob") : rc;
+					note_rule(a->left, r, "bad glob") : rc;
 			fputs("  mount -> ", a->f);
 			aa_path(a->f, &g, "");
 			fputs(",\n", a->f);
@@ -362,26 +365,24 @@ static int aa_rule(struct aa *a, const struct vigil_rule *r, const char *from)
 			rc = glob_toks_of_rule(r, &g);
 			if (rc)
 				return rc == -EINVAL ?
-					note_rule(&a->left, r, "bad glob") : rc;
+					note_rule(a->left, r, "bad glob") : rc;
 			fputs("  umount ", a->f);
 			aa_path(a->f, &g, "");
 			fputs(",\n", a->f);
 			glob_toks_free(&g);
 		}
-		return note_add(&a->general, "mount rules allow any source, "
+		return note_add(a->general, "mount rules allow any source, "
 				"file system type and options at the mount "
 				"point (vigil records only the mount point)");
 	case VIGIL_CLASS_MODULE:
 		fputs("  capability sys_module,\n", a->f);
-		return note_rule(&a->left, r, "AppArmor cannot restrict which "
+		return note_rule(a->left, r, "AppArmor cannot restrict which "
 				 "module is loaded: capability sys_module "
 				 "allows any");
-	case VIGIL_CLASS_COUNT:
+	case VIGIL_CLASS_COUNT:	/* not a class: the driver notes it */
 		break;
 	}
-	/* not a class: no default above, so a new class is a compile error
-	 * (-Wswitch) until this target handles it */
-	return note_rule(&a->left, r, "unknown class");
+	return -EINVAL;
 }
 
 /* The receive side of signals and ptrace from other subjects. */
@@ -456,61 +457,74 @@ static char *aa_interpreter(const char *exe)
 	return e ? e : strdup(p);
 }
 
-static int aa_profile(struct aa *a, size_t self)
+/* The profile's first lines, the interpreter of a #! script. */
+static int aa_subject_begin(struct export_ctx *c)
 {
-	const struct vigil_ruleset *rs = a->rs;
-	const struct vigil_subject_rules *sr = &rs->subjects[self];
-	size_t n = rs->nsubjects, i, j;
+	struct aa *a = c->priv;
+	char *interp = aa_interpreter(c->sr->exe);
+
+	a->reach = c->reach;
+	a->f = c->f;
+	notes_free(&a->net);
+	fputs("abi <abi/3.0>,\n\ninclude <tunables/global>\n\n", c->f);
+	fprintf(c->f, "profile %s ", a->names[c->self]);
+	aa_literal_path(c->f, c->sr->exe);
+	fputs(" {\n  include <abstractions/base>\n\n", c->f);
+	if (interp) {
+		fputs("  # a #! script: the interpreter of its first line runs "
+		      "under this profile\n  ", c->f);
+		aa_literal_path(c->f, interp);
+		fputs(" mrix,\n", c->f);
+		free(interp);
+	}
+	return 0;
+}
+
+/* A child run with ix: its rules follow, said so. */
+static int aa_reached(struct export_ctx *c,
+		      const struct vigil_subject_rules *sr)
+{
+	struct aa *a = c->priv;
+	char *e;
 	int rc;
 
-	fputs("abi <abi/3.0>,\n\ninclude <tunables/global>\n\n", a->f);
-	fprintf(a->f, "profile %s ", a->names[self]);
-	aa_literal_path(a->f, sr->exe);
-	fputs(" {\n  include <abstractions/base>\n\n", a->f);
-	{
-		char *interp = aa_interpreter(sr->exe);
-
-		if (interp) {
-			fputs("  # a #! script: the interpreter of its first "
-			      "line runs under this profile\n  ", a->f);
-			aa_literal_path(a->f, interp);
-			fputs(" mrix,\n", a->f);
-			free(interp);
-		}
+	free(a->from);
+	a->from = NULL;
+	if (sr == c->sr)
+		return 0;
+	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
+	if (!e)
+		return -ENOMEM;
+	fprintf(c->f, "\n  # subject %s, run from here with ix: its rules "
+		"too\n", e);
+	rc = asprintf(&a->from, "(%s) ", e);
+	free(e);
+	if (rc < 0) {
+		a->from = NULL;
+		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		const struct vigil_subject_rules *c = &rs->subjects[i];
-		char *from = NULL;
+	return 0;
+}
 
-		if (!a->reach[self * n + i])
-			continue;
-		if (i != self) {
-			char *e = vigil_glob_escape_dup(c->exe, strlen(c->exe),
-							false);
+static int aa_subject_end(struct export_ctx *c)
+{
+	struct aa *a = c->priv;
+	const char *body;
+	size_t len;
+	int rc;
 
-			if (!e)
-				return -ENOMEM;
-			fprintf(a->f, "\n  # subject %s, run from here with "
-				"ix: its rules too\n", e);
-			rc = asprintf(&from, "(%s) ", e);
-			free(e);
-			if (rc < 0)
-				return -ENOMEM;
-		}
-		for (j = 0; j < c->nrules; j++) {
-			rc = aa_rule(a, &c->rules[j], from ? from : "");
-			if (rc) {
-				free(from);
-				return rc;
-			}
-		}
-		free(from);
-	}
-	rc = aa_receive(a, self);
+	free(a->from);
+	a->from = NULL;
+	rc = aa_receive(a, c->self);
 	if (rc)
 		return rc;
-	fputs("}\n", a->f);
-	return 0;
+	fputs("}\n", c->f);
+	rc = export_body(c, &body, &len);
+	if (rc)
+		return rc;
+	return export_emit(c, &(struct export_file){
+		.name = a->names[c->self], .text = body, .len = len,
+	});
 }
 
 static const char *const aa_general[] = {
@@ -530,84 +544,53 @@ static const char *const aa_general[] = {
 	"(libc, locales, /dev/null...): more than was observed",
 };
 
-int export_apparmor(const struct vigil_ruleset *rs, const char *dir,
-		    const struct export_opts *o, struct export_files *out)
+/* The profile names, one per subject. */
+static int aa_begin(struct export_ctx *c)
 {
-	struct aa a = { .rs = rs };
-	char *body = NULL, *text = NULL;
-	size_t blen = 0, tlen = 0, i, k;
-	FILE *f = NULL;
-	int rc = -ENOMEM;
+	const struct vigil_ruleset *rs = c->rs;
+	struct aa *a = c->priv;
+	size_t i;
 
-	a.names = calloc(rs->nsubjects + 1, sizeof(*a.names));
-	if (!a.names)
-		goto out;
+	a->rs = rs;
+	a->general = &c->general;
+	a->left = &c->left;
+	a->names = calloc(rs->nsubjects + 1, sizeof(*a->names));
+	if (!a->names)
+		return -ENOMEM;
 	for (i = 0; i < rs->nsubjects; i++) {
-		a.names[i] = export_subject_name(rs->subjects[i].exe);
-		if (!a.names[i])
-			goto out;
-		if (!aa_name_char((unsigned char)a.names[i][0]))
-			a.names[i][0] = 'x';
+		a->names[i] = export_subject_name(rs->subjects[i].exe);
+		if (!a->names[i])
+			return -ENOMEM;
+		if (!aa_name_char((unsigned char)a->names[i][0]))
+			a->names[i][0] = 'x';
 	}
-	rc = export_reach(rs, &a.reach);
-	if (rc)
-		goto out;
-	for (i = 0; i < rs->nsubjects; i++) {
-		a.f = open_memstream(&body, &blen);
-		if (!a.f) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (k = 0; k < ARRAY_SIZE(aa_general); k++) {
-			rc = note_add(&a.general, "%s", aa_general[k]);
-			if (rc)
-				goto out;
-		}
-		rc = aa_profile(&a, i);
-		if (fclose(a.f) && !rc)
-			rc = -ENOMEM;
-		a.f = NULL;
-		if (rc)
-			goto out;
-		f = open_memstream(&text, &tlen);
-		if (!f) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		export_header(f, "#", "AppArmor profile", rs, &rs->subjects[i],
-			      o, &a.general, &a.left);
-		fputs(body, f);
-		if (fclose(f)) {
-			f = NULL;
-			rc = -ENOMEM;
-			goto out;
-		}
-		f = NULL;
-		rc = export_write(dir, a.names[i], text, tlen, out);
-		if (rc)
-			goto out;
-		free(body);
-		free(text);
-		body = text = NULL;
-		notes_free(&a.general);
-		notes_free(&a.left);
-		notes_free(&a.net);
-	}
-	rc = 0;
-out:
-	if (a.f)
-		fclose(a.f);
-	if (f)
-		fclose(f);
-	free(body);
-	free(text);
-	notes_free(&a.general);
-	notes_free(&a.left);
-	notes_free(&a.net);
-	if (a.names)
-		for (i = 0; i < rs->nsubjects; i++)
-			free(a.names[i]);
-	free(a.names);
-	free(a.reach);
-	return rc;
+	return 0;
 }
+
+static void aa_release(struct export_ctx *c)
+{
+	struct aa *a = c->priv;
+	size_t i;
+
+	if (a->names)
+		for (i = 0; i < c->rs->nsubjects; i++)
+			free(a->names[i]);
+	free(a->names);
+	free(a->from);
+	notes_free(&a->net);
+}
+
+const struct export_target export_apparmor = {
+	.name = "apparmor",
+	.title = "AppArmor profile",
+	.inherit = true,
+	.general = aa_general,
+	.ngeneral = ARRAY_SIZE(aa_general),
+	.priv_size = sizeof(struct aa),
+	.begin = aa_begin,
+	.subject_begin = aa_subject_begin,
+	.reached = aa_reached,
+	.rule = aa_rule,
+	.subject_end = aa_subject_end,
+	.release = aa_release,
+};

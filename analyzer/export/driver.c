@@ -89,12 +89,18 @@ static void put_exe(FILE *f, const char *exe)
 	free(e);
 }
 
-void export_header(FILE *f, const char *cmt, const char *target,
-		   const struct vigil_ruleset *rs,
-		   const struct vigil_subject_rules *sr,
-		   const struct export_opts *o,
-		   const struct export_notes *general,
-		   const struct export_notes *left_out)
+/*
+ * The header comment every exported file starts with: generator, target,
+ * subjects, observation window, record count, the notes ("general" ones,
+ * then the rules left out), each line prefixed by cmt ("#", "//"...).
+ * sr: the subject of this file, or NULL for all of rs.
+ */
+static void export_header(FILE *f, const char *cmt, const char *target,
+			  const struct vigil_ruleset *rs,
+			  const struct vigil_subject_rules *sr,
+			  const struct export_opts *o,
+			  const struct export_notes *general,
+			  const struct export_notes *left_out)
 {
 	char t1[32], t2[32];
 	size_t i;
@@ -235,8 +241,9 @@ void export_files_free(struct export_files *f)
 	f->n = 0;
 }
 
-int export_write(const char *dir, const char *name, const char *text,
-		 size_t len, struct export_files *out)
+/* Write dir/name atomically and add the path to out. 0 or -errno. */
+static int export_write(const char *dir, const char *name, const char *text,
+			size_t len, struct export_files *out)
 {
 	char *path, **v;
 	size_t dl;
@@ -313,3 +320,161 @@ int export_reach(const struct vigil_ruleset *rs, bool **ret)
 	return 0;
 }
 
+/* ---- the driver ---- */
+
+static const struct export_target *const targets[] = {
+	&export_apparmor, &export_selinux, &export_landlock, &export_tomoyo,
+	&export_systemd,
+};
+
+const struct export_target *export_target_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		if (!strcmp(name, targets[i]->name))
+			return targets[i];
+	return NULL;
+}
+
+int export_body(struct export_ctx *c, const char **ret, size_t *ret_len)
+{
+	if (c->f) {
+		int rc = fclose(c->f);
+
+		c->f = NULL;
+		if (rc)
+			return -ENOMEM;
+	}
+	*ret = c->body ? c->body : "";
+	*ret_len = c->body ? c->blen : 0;
+	return 0;
+}
+
+int export_emit(struct export_ctx *c, const struct export_file *file)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (file->raw)
+		return export_write(c->dir, file->name, file->text, file->len,
+				    c->out);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	export_header(f, "#", file->title ? file->title : c->t->title, c->rs,
+		      c->sr, c->o, &c->general, &c->left);
+	if (file->lead)
+		fputs(file->lead, f);
+	if (file->len)
+		fwrite(file->text, 1, file->len, f);
+	rc = fclose(f) ? -ENOMEM : 0;
+	if (!rc)
+		rc = export_write(c->dir, file->name, text, len, c->out);
+	free(text);
+	return rc;
+}
+
+/* Drop the body of the last file. */
+static void body_free(struct export_ctx *c)
+{
+	if (c->f)
+		fclose(c->f);
+	c->f = NULL;
+	free(c->body);
+	c->body = NULL;
+	c->blen = 0;
+}
+
+/* A new file: its notes the target's general ones, its body empty. */
+static int file_begin(struct export_ctx *c)
+{
+	size_t i;
+	int rc = 0;
+
+	body_free(c);
+	notes_free(&c->general);
+	notes_free(&c->left);
+	for (i = 0; i < c->t->ngeneral && !rc; i++)
+		rc = note_add(&c->general, "%s", c->t->general[i]);
+	if (rc)
+		return rc;
+	c->f = open_memstream(&c->body, &c->blen);
+	return c->f ? 0 : -ENOMEM;
+}
+
+static int rule(struct export_ctx *c, const struct vigil_rule *r)
+{
+	/* not a class: the targets' switches have no default, so a new
+	 * class is a compile error (-Wswitch) until each handles it */
+	if ((unsigned int)r->class >= VIGIL_CLASS_COUNT)
+		return note_rule(&c->left, r, "unknown class");
+	return c->t->rule(c, r);
+}
+
+/* Subject i: its rules and, when the target inherits, its children's. */
+static int subject(struct export_ctx *c, size_t i)
+{
+	const struct export_target *t = c->t;
+	size_t n = c->rs->nsubjects, j, k;
+	int rc = 0;
+
+	c->sr = &c->rs->subjects[i];
+	c->self = i;
+	if (!t->per_system)
+		rc = file_begin(c);
+	if (!rc && t->subject_begin)
+		rc = t->subject_begin(c);
+	for (j = 0; j < n && !rc; j++) {
+		const struct vigil_subject_rules *sr = &c->rs->subjects[j];
+
+		if (t->inherit ? !c->reach[i * n + j] : j != i)
+			continue;
+		if (t->reached)
+			rc = t->reached(c, sr);
+		for (k = 0; k < sr->nrules && !rc; k++)
+			rc = rule(c, &sr->rules[k]);
+	}
+	if (!rc && t->children_note && c->sr->nchildren)
+		rc = note_add(&c->general, "%s", t->children_note);
+	if (!rc && t->subject_end)
+		rc = t->subject_end(c);
+	return rc;
+}
+
+int export_run(const struct export_target *t,
+	       const struct vigil_ruleset *rs, const char *dir,
+	       const struct export_opts *o, struct export_files *out)
+{
+	struct export_ctx c = {
+		.t = t, .rs = rs, .o = o, .dir = dir, .out = out,
+	};
+	bool *reach = NULL;
+	size_t i;
+	int rc;
+
+	c.priv = calloc(1, t->priv_size ? t->priv_size : 1);
+	if (!c.priv)
+		return -ENOMEM;
+	rc = t->begin ? t->begin(&c) : 0;
+	if (!rc)
+		rc = export_reach(rs, &reach);
+	c.reach = reach;
+	if (!rc && t->per_system)
+		rc = file_begin(&c);
+	for (i = 0; i < rs->nsubjects && !rc; i++)
+		rc = subject(&c, i);
+	c.sr = NULL;
+	if (!rc && t->end)
+		rc = t->end(&c);
+	if (t->release)
+		t->release(&c);
+	body_free(&c);
+	notes_free(&c.general);
+	notes_free(&c.left);
+	free(c.priv);
+	free(reach);
+	return rc;
+}

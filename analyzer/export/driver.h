@@ -1,35 +1,102 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * vigil analyzer: what the export targets share (driver.c): notes on what
- * a target cannot express, the header of every file, atomic writes.
+ * vigil analyzer: the export driver (driver.c) and the table of
+ * operations each target (apparmor.c, landlock.c, selinux.c, systemd.c,
+ * tomoyo.c) gives it. The driver owns the loop over subjects and their
+ * rules, the notes on what a target cannot express, the header of every
+ * file and the atomic writes; a target turns rules into its language.
  */
 #ifndef VIGIL_ANALYZER_EXPORT_DRIVER_H
 #define VIGIL_ANALYZER_EXPORT_DRIVER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "export.h"
 #include "rules.h"
 
+struct export_ctx;
+
+/*
+ * A target. For each subject (per_system false) the driver starts a file
+ * (its notes: the general ones; an empty body in c->f), calls
+ * subject_begin, then, for the subject and, when inherit, every subject
+ * it runs (export_reach), in the rule set's order: reached, then rule
+ * for each of its rules; then adds children_note when the subject runs
+ * others, and calls subject_end, which writes the subject's files with
+ * export_emit. A per_system target gets one file for all subjects (the
+ * notes gathered across them), the subjects' own rules only, and writes
+ * its files in end. Every operation but rule may be NULL; release
+ * frees what the target keeps in c->priv (priv_size bytes, zeroed), and
+ * is called whatever happened.
+ *
+ * rule is called for every rule of a class (a rule of no class is noted
+ * "unknown class" by the driver): each target switches over enum
+ * vigil_class with no default, so that a new class is a compile error
+ * (-Wswitch) until every target handles it.
+ */
+struct export_target {
+	const char *name;		/* --to NAME */
+	const char *title;		/* the header's: "AppArmor profile" */
+	bool per_system;		/* one set of files for all */
+	bool inherit;			/* the rules of the subjects it runs */
+	const char *const *general;	/* notes every file starts with */
+	size_t ngeneral;
+	const char *children_note;	/* if a subject runs others */
+	size_t priv_size;
+	int (*begin)(struct export_ctx *c);
+	int (*subject_begin)(struct export_ctx *c);
+	int (*reached)(struct export_ctx *c,
+		       const struct vigil_subject_rules *sr);
+	int (*rule)(struct export_ctx *c, const struct vigil_rule *r);
+	int (*subject_end)(struct export_ctx *c);
+	int (*end)(struct export_ctx *c);
+	void (*release)(struct export_ctx *c);
+};
+
+/* What the operations see. */
+struct export_ctx {
+	const struct export_target *t;
+	const struct vigil_ruleset *rs;
+	const struct export_opts *o;
+	const bool *reach;		/* export_reach() of rs */
+	/* the subject being written (NULL in a per_system end) */
+	const struct vigil_subject_rules *sr;
+	size_t self;			/* its index in rs */
+	FILE *f;			/* the body of the file being written */
+	struct export_notes general;	/* how rules map to the target */
+	struct export_notes left;	/* rules left out or made broader */
+	void *priv;			/* the target's own state */
+	/* the driver's */
+	const char *dir;
+	struct export_files *out;
+	char *body;
+	size_t blen;
+};
+
+/* One file: the header (unless raw), the lead lines, the text. */
+struct export_file {
+	const char *name;		/* in the output folder */
+	const char *title;		/* the header's; NULL: the target's */
+	const char *lead;		/* after the header, or NULL */
+	const char *text;		/* the body, or NULL */
+	size_t len;
+	bool raw;			/* no header (JSON has no comments) */
+};
+
+/* The text written to c->f so far (c->f closed; c keeps it). 0 or
+ * -ENOMEM. */
+int export_body(struct export_ctx *c, const char **ret, size_t *ret_len);
+
+/*
+ * Write the file into the output folder atomically: the header (the
+ * subject c->sr, or all subjects when NULL; the notes of c), then lead and
+ * text. The path is added to the output list. 0 or -errno.
+ */
+int export_emit(struct export_ctx *c, const struct export_file *file);
+
 /* "file rw /etc/x" for a rule, in vigil syntax (escaped: one line). */
 int note_rule(struct export_notes *n, const struct vigil_rule *r,
 	      const char *why);
-
-/*
- * The header comment every exported file starts with: generator, target,
- * subjects, observation window, record count, the notes ("general" ones,
- * then the rules left out), each line prefixed by cmt ("#", "//"...).
- * sr: the subject of this file, or NULL for all of rs.
- */
-void export_header(FILE *f, const char *cmt, const char *target,
-		   const struct vigil_ruleset *rs,
-		   const struct vigil_subject_rules *sr,
-		   const struct export_opts *o,
-		   const struct export_notes *general,
-		   const struct export_notes *left_out);
-
-/* Write dir/name atomically and add the path to out. 0 or -errno. */
-int export_write(const char *dir, const char *name, const char *text,
-		 size_t len, struct export_files *out);
 
 #endif /* VIGIL_ANALYZER_EXPORT_DRIVER_H */

@@ -100,7 +100,7 @@ struct ll {
 	size_t nents;
 	struct ll_port *ports;
 	size_t nports;
-	struct export_notes general, left;
+	struct export_notes *general, *left;
 };
 
 static int ll_add(struct ll *l, const char *path, size_t len, uint64_t rights)
@@ -195,13 +195,13 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 	bool lit;
 	int rc;
 
-	rc = export_rule_path(r, &l->left, "not an absolute path: "
+	rc = export_rule_path(r, l->left, "not an absolute path: "
 			      "Landlock rules name files (left out)",
 			      &path, &lit);
 	if (rc)
 		return rc > 0 ? 0 : rc;
 	if (!utf8_ok(path)) {
-		rc = note_rule(&l->left, r, "not UTF-8: JSON cannot carry it "
+		rc = note_rule(l->left, r, "not UTF-8: JSON cannot carry it "
 			       "(left out)");
 		goto out;
 	}
@@ -217,18 +217,18 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 		if (l->abi >= 3)
 			f |= VL_FS_TRUNCATE;
 		else
-			rc = note_add(&l->general, "t (truncate): not "
+			rc = note_add(l->general, "t (truncate): not "
 				      "controlled before ABI 3 (allowed)");
 	}
 	if (acc & VIGIL_FILE_I) {
 		if (l->abi >= 5)
 			f |= VL_FS_IOCTL_DEV;
 		else
-			rc = note_add(&l->general, "i (ioctl): not controlled "
+			rc = note_add(l->general, "i (ioctl): not controlled "
 				      "before ABI 5 (allowed)");
 	}
 	if (acc & (VIGIL_FILE_S | VIGIL_FILE_K))
-		rc = note_add(&l->general, "s (chmod, chown) and k (lock) "
+		rc = note_add(l->general, "s (chmod, chown) and k (lock) "
 			      "are never controlled by Landlock (allowed)");
 	if (rc)
 		goto out;
@@ -244,7 +244,7 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 			f |= VL_FS_READ_DIR;
 		rc = ll_add(l, path, strlen(path), f | d);
 		if (!rc)
-			rc = note_rule(&l->left, r, "glob: allowed beneath its "
+			rc = note_rule(l->left, r, "glob: allowed beneath its "
 				       "glob-free folder (broader)");
 		goto out;
 	}
@@ -255,7 +255,7 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 			f |= VL_FS_READ_DIR;
 		rc = ll_add(l, path, parent_len(path), f | d);
 		if (!rc)
-			rc = note_rule(&l->left, r, "created by the program: "
+			rc = note_rule(l->left, r, "created by the program: "
 				       "allowed in its whole folder (broader)");
 		goto out;
 	}
@@ -265,7 +265,7 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 	if (!rc && d)
 		rc = ll_add(l, path, parent_len(path), d);
 	if (!rc && d)
-		rc = note_rule(&l->left, r, "delete/link: allowed in its "
+		rc = note_rule(l->left, r, "delete/link: allowed in its "
 			       "whole folder (broader)");
 out:
 	free(path);
@@ -281,7 +281,7 @@ static int ll_net(struct ll *l, const struct vigil_rule *r)
 
 	rc = net_obj_parse(r, &no);
 	if (rc == -EINVAL)
-		return note_rule(&l->left, r, "not a FAMILY:TYPE object");
+		return note_rule(l->left, r, "not a FAMILY:TYPE object");
 	if (rc)
 		return rc;
 	tcp = (!strcmp(no.family, "inet") || !strcmp(no.family, "inet6")) &&
@@ -291,7 +291,7 @@ static int ll_net(struct ll *l, const struct vigil_rule *r)
 		/* Binding a named socket makes a file. */
 		rc = ll_add(l, no.addr, parent_len(no.addr), VL_FS_MAKE_SOCK);
 		if (!rc)
-			rc = note_rule(&l->left, r, "bind of a named socket: "
+			rc = note_rule(l->left, r, "bind of a named socket: "
 				       "make_sock in its whole folder "
 				       "(broader); Landlock does not control "
 				       "the other operations (allowed)");
@@ -304,52 +304,52 @@ static int ll_net(struct ll *l, const struct vigil_rule *r)
 		rc = ll_add_port(l, (uint64_t)no.port, n);
 	} else if (tcp && l->abi >= 4 &&
 		   (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
-		rc = note_rule(&l->left, r, "TCP bind/connect without a port "
+		rc = note_rule(l->left, r, "TCP bind/connect without a port "
 			       "observed: denied by this ruleset");
 	} else if (tcp && (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
-		rc = note_rule(&l->left, r, "TCP ports need ABI 4 (Linux "
+		rc = note_rule(l->left, r, "TCP ports need ABI 4 (Linux "
 			       "6.7): not controlled here (allowed)");
 	} else {
-		rc = note_rule(&l->left, r, "Landlock controls only TCP bind "
+		rc = note_rule(l->left, r, "Landlock controls only TCP bind "
 			       "and connect: not controlled (allowed)");
 	}
 	net_obj_free(&no);
 	return rc;
 }
 
-static int ll_rule(struct ll *l, const struct vigil_rule *r)
+static int ll_rule(struct export_ctx *c, const struct vigil_rule *r)
 {
+	struct ll *l = c->priv;
+
 	switch (r->class) {
 	case VIGIL_CLASS_FILE:
 		return ll_file(l, r);
 	case VIGIL_CLASS_NET:
 		return ll_net(l, r);
 	case VIGIL_CLASS_CAP:
-		return note_rule(&l->left, r, "Landlock does not control "
+		return note_rule(l->left, r, "Landlock does not control "
 				 "capabilities (allowed; no_new_privs stops "
 				 "setuid gains)");
 	case VIGIL_CLASS_SIGNAL:
-		return note_rule(&l->left, r, l->abi >= 6 ?
+		return note_rule(l->left, r, l->abi >= 6 ?
 				 "signals are not scoped by this ruleset "
 				 "(allowed)" :
 				 "signals: not controlled before ABI 6 "
 				 "(allowed)");
 	case VIGIL_CLASS_PTRACE:
-		return note_rule(&l->left, r, "ptrace: Landlock only lets a "
+		return note_rule(l->left, r, "ptrace: Landlock only lets a "
 				 "sandboxed process trace processes in its own "
 				 "domain (denied otherwise)");
 	case VIGIL_CLASS_MOUNT:
-		return note_rule(&l->left, r, "mount and umount are always "
+		return note_rule(l->left, r, "mount and umount are always "
 				 "denied to a Landlock-sandboxed process");
 	case VIGIL_CLASS_MODULE:
-		return note_rule(&l->left, r, "Landlock does not control "
+		return note_rule(l->left, r, "Landlock does not control "
 				 "module loading (allowed by path)");
-	case VIGIL_CLASS_COUNT:
+	case VIGIL_CLASS_COUNT:	/* not a class: the driver notes it */
 		break;
 	}
-	/* not a class: no default above, so a new class is a compile error
-	 * (-Wswitch) until this target handles it */
-	return note_rule(&l->left, r, "unknown class");
+	return -EINVAL;
 }
 
 static int ent_cmp(const void *a, const void *b)
@@ -460,85 +460,89 @@ static void ll_reset(struct ll *l)
 	l->ents = NULL;
 	l->ports = NULL;
 	l->nents = l->nports = 0;
-	notes_free(&l->general);
-	notes_free(&l->left);
 }
 
-static int ll_general(struct ll *l)
-{
-	static const char *const general[] = {
-		"Landlock rules allow rights on a file or beneath a folder; "
-		"every other file access is denied (handledAccessFs: all "
-		"rights of the ABI)",
-		"r->read_file (read_dir for folders), w and a->write_file, "
-		"x->execute, m->read_file and execute (Landlock has no mmap "
-		"right; the dynamic loader needs execute), c->make_reg, "
-		"make_dir, make_sym, make_sock, make_fifo on the folder, "
-		"d->remove_file and remove_dir on the folder, l->make_reg "
-		"on the folder (refer is not granted: links and renames "
-		"across folders fail with EXDEV), t->truncate (ABI 3), "
-		"i->ioctl_dev (ABI 5)",
-		"the subject's executable, and those of the children it runs "
-		"that are subjects here, get execute and read_file (so vigil "
-		"run can exec it); the children's rules are included (a "
-		"Landlock domain is inherited across exec)",
-		"vigil run skips paths that do not exist when it starts (with "
-		"a warning): what they allow is then denied",
-		"the header is this file because JSON has no comments; the "
-		".json file is plain landlockconfig",
-	};
-	size_t i;
-	int rc;
+static const char *const ll_general[] = {
+	"Landlock rules allow rights on a file or beneath a folder; "
+	"every other file access is denied (handledAccessFs: all "
+	"rights of the ABI)",
+	"r->read_file (read_dir for folders), w and a->write_file, "
+	"x->execute, m->read_file and execute (Landlock has no mmap "
+	"right; the dynamic loader needs execute), c->make_reg, "
+	"make_dir, make_sym, make_sock, make_fifo on the folder, "
+	"d->remove_file and remove_dir on the folder, l->make_reg "
+	"on the folder (refer is not granted: links and renames "
+	"across folders fail with EXDEV), t->truncate (ABI 3), "
+	"i->ioctl_dev (ABI 5)",
+	"the subject's executable, and those of the children it runs "
+	"that are subjects here, get execute and read_file (so vigil "
+	"run can exec it); the children's rules are included (a "
+	"Landlock domain is inherited across exec)",
+	"vigil run skips paths that do not exist when it starts (with "
+	"a warning): what they allow is then denied",
+	"the header is this file because JSON has no comments; the "
+	".json file is plain landlockconfig",
+};
 
-	for (i = 0; i < ARRAY_SIZE(general); i++) {
-		rc = note_add(&l->general, "%s", general[i]);
-		if (rc)
-			return rc;
-	}
+static int ll_begin(struct export_ctx *c)
+{
+	struct ll *l = c->priv;
+
+	l->abi = c->o && c->o->landlock_abi ? c->o->landlock_abi :
+		 (unsigned int)landlock_abi_version();
+	if (!l->abi)
+		l->abi = 1;
+	if (l->abi > VL_ABI_MAX)
+		l->abi = VL_ABI_MAX;
+	l->general = &c->general;
+	l->left = &c->left;
+	return 0;
+}
+
+/* What the ABI cannot control, after the general notes. */
+static int ll_subject_begin(struct export_ctx *c)
+{
+	struct ll *l = c->priv;
+	int rc = 0;
+
+	ll_reset(l);
 	if (l->abi < 4)
-		rc = note_add(&l->general, "ABI %u has no network rules (ABI "
+		rc = note_add(l->general, "ABI %u has no network rules (ABI "
 			      "4, Linux 6.7): TCP bind and connect are "
 			      "allowed", l->abi);
 	if (!rc && l->abi < 3)
-		rc = note_add(&l->general, "ABI %u cannot control truncate "
+		rc = note_add(l->general, "ABI %u cannot control truncate "
 			      "(ABI 3, Linux 6.2)", l->abi);
 	if (!rc && l->abi < 5)
-		rc = note_add(&l->general, "ABI %u cannot control ioctl (ABI "
+		rc = note_add(l->general, "ABI %u cannot control ioctl (ABI "
 			      "5, Linux 6.10)", l->abi);
 	if (!rc)
-		rc = note_add(&l->general, "never expressible in Landlock: "
+		rc = note_add(l->general, "never expressible in Landlock: "
 			      "capabilities, ptrace targets, mount, module "
 			      "loading, chmod/chown, locks; signals only as "
 			      "a scope (ABI 6)");
 	return rc;
 }
 
-static int ll_write_one(struct ll *l, const struct vigil_ruleset *rs,
-			size_t self, const bool *reach, const char *dir,
-			const struct export_opts *o, struct export_files *out)
+/* Each executable run under the ruleset: execute and read_file. */
+static int ll_reached(struct export_ctx *c,
+		      const struct vigil_subject_rules *sr)
 {
-	const struct vigil_subject_rules *sr = &rs->subjects[self];
-	char *text = NULL, *name = NULL, *fname = NULL;
-	size_t n = rs->nsubjects, len = 0, i, j;
-	FILE *f = NULL;
-	int rc;
+	return ll_add(c->priv, sr->exe, strlen(sr->exe),
+		      VL_FS_EXECUTE | VL_FS_READ_FILE);
+}
 
-	rc = ll_general(l);
-	if (rc)
-		goto out;
-	for (i = 0; i < n && !rc; i++) {
-		if (!reach[self * n + i])
-			continue;
-		rc = ll_add(l, rs->subjects[i].exe,
-			    strlen(rs->subjects[i].exe),
-			    VL_FS_EXECUTE | VL_FS_READ_FILE);
-		for (j = 0; j < rs->subjects[i].nrules && !rc; j++)
-			rc = ll_rule(l, &rs->subjects[i].rules[j]);
-	}
-	if (rc)
-		goto out;
-	rc = -ENOMEM;
-	name = export_subject_name(sr->exe);
+/* The JSON, then the text file with the header beside it. */
+static int ll_subject_end(struct export_ctx *c)
+{
+	struct ll *l = c->priv;
+	char *text = NULL, *name = NULL, *json = NULL, *txt = NULL,
+	     *lead = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = -ENOMEM;
+
+	name = export_subject_name(c->sr->exe);
 	if (!name)
 		goto out;
 	f = open_memstream(&text, &len);
@@ -550,58 +554,51 @@ static int ll_write_one(struct ll *l, const struct vigil_ruleset *rs,
 		goto out;
 	}
 	rc = -ENOMEM;
-	if (asprintf(&fname, "%s.landlock.json", name) < 0) {
-		fname = NULL;
+	if (asprintf(&json, "%s.landlock.json", name) < 0) {
+		json = NULL;
 		goto out;
 	}
-	rc = export_write(dir, fname, text, len, out);
-	if (rc)
-		goto out;
-	free(text);
-	free(fname);
-	text = fname = NULL;
-	rc = -ENOMEM;
-	f = open_memstream(&text, &len);
-	if (!f)
-		goto out;
-	export_header(f, "#", "Landlock ruleset", rs, sr, o, &l->general,
-		      &l->left);
-	fprintf(f, "# apply with: vigil run --landlock %s.landlock.json -- "
-		"COMMAND [ARGS]\n", name);
-	if (fclose(f))
-		goto out;
-	if (asprintf(&fname, "%s.landlock.txt", name) < 0) {
-		fname = NULL;
+	if (asprintf(&txt, "%s.landlock.txt", name) < 0) {
+		txt = NULL;
 		goto out;
 	}
-	rc = export_write(dir, fname, text, len, out);
+	if (asprintf(&lead, "# apply with: vigil run --landlock %s -- "
+		     "COMMAND [ARGS]\n", json) < 0) {
+		lead = NULL;
+		goto out;
+	}
+	rc = export_emit(c, &(struct export_file){
+		.name = json, .text = text, .len = len, .raw = true,
+	});
+	if (!rc)
+		rc = export_emit(c, &(struct export_file){
+			.name = txt, .lead = lead,
+		});
 out:
 	free(text);
 	free(name);
-	free(fname);
+	free(json);
+	free(txt);
+	free(lead);
 	return rc;
 }
 
-int export_landlock(const struct vigil_ruleset *rs, const char *dir,
-		    const struct export_opts *o, struct export_files *out)
+static void ll_release(struct export_ctx *c)
 {
-	struct ll l = { 0 };
-	bool *reach = NULL;
-	size_t i;
-	int rc;
-
-	l.abi = o && o->landlock_abi ? o->landlock_abi :
-		(unsigned int)landlock_abi_version();
-	if (!l.abi)
-		l.abi = 1;
-	if (l.abi > VL_ABI_MAX)
-		l.abi = VL_ABI_MAX;
-	rc = export_reach(rs, &reach);
-	for (i = 0; i < rs->nsubjects && !rc; i++) {
-		rc = ll_write_one(&l, rs, i, reach, dir, o, out);
-		ll_reset(&l);
-	}
-	ll_reset(&l);
-	free(reach);
-	return rc;
+	ll_reset(c->priv);
 }
+
+const struct export_target export_landlock = {
+	.name = "landlock",
+	.title = "Landlock ruleset",
+	.inherit = true,
+	.general = ll_general,
+	.ngeneral = ARRAY_SIZE(ll_general),
+	.priv_size = sizeof(struct ll),
+	.begin = ll_begin,
+	.subject_begin = ll_subject_begin,
+	.reached = ll_reached,
+	.rule = ll_rule,
+	.subject_end = ll_subject_end,
+	.release = ll_release,
+};

@@ -32,10 +32,11 @@ struct se_allow {
 
 struct se {
 	struct selabel_handle *h;
-	const char *domain;
+	const char *fc;		/* the file contexts read, or NULL */
+	char *id, *mod, *domain, *fname;	/* the subject's */
 	struct se_allow *v;
 	size_t n;
-	struct export_notes general, left;
+	struct export_notes *general, *left;
 };
 
 static int strv_add_once(char ***v, size_t *n, const char *s)
@@ -276,7 +277,7 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 	bool lit;
 	int rc;
 
-	rc = export_rule_path(r, &s->left,
+	rc = export_rule_path(r, s->left,
 			      "not an absolute path: no file context (left out)",
 			      &path, &lit);
 	if (rc)
@@ -287,10 +288,10 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 		if (r->examples[i] && r->examples[i][0] == '/')
 			rc = se_path(s, r->examples[i], r->access, false);
 	if (rc == 1)
-		rc = note_rule(&s->left, r, "no file context for it in the "
+		rc = note_rule(s->left, r, "no file context for it in the "
 			       "installed policy (left out)");
 	else if (!rc && !lit)
-		rc = note_rule(&s->left, r, "glob: the types of its observed "
+		rc = note_rule(s->left, r, "glob: the types of its observed "
 			       "files and its folder (others it covers may "
 			       "have other types)");
 	free(path);
@@ -327,12 +328,12 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 
 	rc = net_obj_parse(r, &no);
 	if (rc == -EINVAL)
-		return note_rule(&s->left, r, "not a FAMILY:TYPE object");
+		return note_rule(s->left, r, "not a FAMILY:TYPE object");
 	if (rc)
 		return rc;
 	cls = se_sock_class(no.family, no.type);
 	if (!cls) {
-		rc = note_rule(&s->left, r, "socket family without an SELinux "
+		rc = note_rule(s->left, r, "socket family without an SELinux "
 			       "class here (left out)");
 		goto out;
 	}
@@ -354,14 +355,14 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 	    (r->access & VIGIL_NET_BIND)) {
 		rc = se_allow(s, "node_t", cls, "node_bind");
 		if (!rc)
-			rc = note_rule(&s->left, r,
+			rc = note_rule(s->left, r,
 				       "name_bind needs the port's type, "
 				       "which only the loaded policy knows: "
 				       "not written (add it, e.g. with "
 				       "audit2allow)");
 	} else if ((!strcmp(cls, "tcp_socket")) &&
 		   (r->access & VIGIL_NET_CONNECT)) {
-		rc = note_rule(&s->left, r, "name_connect needs the port's "
+		rc = note_rule(s->left, r, "name_connect needs the port's "
 			       "type: not written");
 	} else if (!strcmp(no.family, "unix") && no.addr &&
 		   no.addr[0] == '/') {
@@ -379,7 +380,7 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 			rc = se_allow(s, t, "sock_file", "write getattr");
 		free(t);
 		if (!rc && (r->access & VIGIL_NET_CONNECT))
-			rc = note_rule(&s->left, r, "connectto needs the "
+			rc = note_rule(s->left, r, "connectto needs the "
 				       "domain of the peer: not written");
 	}
 out:
@@ -400,9 +401,10 @@ static char *se_ident(const char *exe)
 	return n;
 }
 
-static int se_rule(struct se *s, const struct vigil_ruleset *rs,
-		   const struct vigil_rule *r)
+static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
 {
+	const struct vigil_ruleset *rs = c->rs;
+	struct se *s = c->priv;
 	bool caps[VIGIL_CAP_COUNT];
 	int i, rc;
 
@@ -414,7 +416,7 @@ static int se_rule(struct se *s, const struct vigil_ruleset *rs,
 	case VIGIL_CLASS_CAP:
 		rc = export_caps(r, caps);
 		if (rc == -EINVAL)
-			return note_rule(&s->left, r, "bad capability glob");
+			return note_rule(s->left, r, "bad capability glob");
 		for (i = 0; i < VIGIL_CAP_COUNT && !rc; i++)
 			if (caps[i])
 				rc = se_allow(s, "self", i < 32 ? "capability" :
@@ -426,7 +428,7 @@ static int se_rule(struct se *s, const struct vigil_ruleset *rs,
 		char *id, *dom, perms[64] = "";
 
 		if (!t)
-			return note_rule(&s->left, r, "the target's domain is "
+			return note_rule(s->left, r, "the target's domain is "
 					 "unknown (not a subject here): not "
 					 "written");
 		if (r->access & (1ULL << 8))
@@ -451,16 +453,16 @@ static int se_rule(struct se *s, const struct vigil_ruleset *rs,
 		return rc;
 	}
 	case VIGIL_CLASS_PTRACE:
-		return note_rule(&s->left, r, "ptrace: the target's domain is "
+		return note_rule(s->left, r, "ptrace: the target's domain is "
 				 "not known to vigil: not written");
 	case VIGIL_CLASS_MOUNT:
-		return note_rule(&s->left, r, "mount: the file system's type "
+		return note_rule(s->left, r, "mount: the file system's type "
 				 "is not recorded: not written");
 	case VIGIL_CLASS_MODULE: {
 		char *t = se_type(s, r->object, S_IFREG, &rc);
 
 		if (!t)
-			return rc ? rc : note_rule(&s->left, r, "no file "
+			return rc ? rc : note_rule(s->left, r, "no file "
 						   "context (left out)");
 		rc = se_allow(s, t, "system", "module_load");
 		if (!rc)
@@ -468,12 +470,10 @@ static int se_rule(struct se *s, const struct vigil_ruleset *rs,
 		free(t);
 		return rc;
 	}
-	case VIGIL_CLASS_COUNT:
+	case VIGIL_CLASS_COUNT:	/* not a class: the driver notes it */
 		break;
 	}
-	/* not a class: no default above, so a new class is a compile error
-	 * (-Wswitch) until this target handles it */
-	return note_rule(&s->left, r, "unknown class");
+	return -EINVAL;
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -503,8 +503,11 @@ static void se_reset(struct se *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;
-	notes_free(&s->general);
-	notes_free(&s->left);
+	free(s->id);
+	free(s->mod);
+	free(s->domain);
+	free(s->fname);
+	s->id = s->mod = s->domain = s->fname = NULL;
 }
 
 /* The module text: require block, the domain, the allow rules. */
@@ -593,98 +596,93 @@ static const char *const se_general[] = {
 	"after a permissive trial (audit2allow)",
 };
 
-int export_selinux(const struct vigil_ruleset *rs, const char *dir,
-		   const struct export_opts *o, struct export_files *out)
+/* The file contexts: the installed policy's, or those named. */
+static int se_begin(struct export_ctx *c)
 {
 	struct selinux_opt sopt = { SELABEL_OPT_PATH, NULL };
-	char *body = NULL, *text = NULL, *id = NULL, *mod = NULL,
-	     *dom = NULL, *fname = NULL;
-	size_t blen = 0, tlen = 0, i, j, k;
-	struct se s = { 0 };
-	bool *reach = NULL;
-	FILE *f = NULL;
+	struct se *s = c->priv;
+
+	sopt.value = c->o && c->o->selinux_fcontexts ?
+		     c->o->selinux_fcontexts :
+		     !access(SE_DEFAULT_FC, R_OK) ? SE_DEFAULT_FC : NULL;
+	s->fc = sopt.value;
+	s->h = selabel_open(SELABEL_CTX_FILE, sopt.value ? &sopt : NULL,
+			    sopt.value ? 1 : 0);
+	if (!s->h)
+		return errno ? -errno : -ENOENT;
+	s->general = &c->general;
+	s->left = &c->left;
+	return 0;
+}
+
+/* The subject's names, and its executable as its entry point. */
+static int se_subject_begin(struct export_ctx *c)
+{
+	struct se *s = c->priv;
+	char *t;
 	int rc;
 
-	sopt.value = o && o->selinux_fcontexts ? o->selinux_fcontexts :
-		     !access(SE_DEFAULT_FC, R_OK) ? SE_DEFAULT_FC : NULL;
-	s.h = selabel_open(SELABEL_CTX_FILE, sopt.value ? &sopt : NULL,
-			   sopt.value ? 1 : 0);
-	if (!s.h)
-		return errno ? -errno : -ENOENT;
-	rc = export_reach(rs, &reach);
-	for (i = 0; i < rs->nsubjects && !rc; i++) {
-		rc = -ENOMEM;
-		id = se_ident(rs->subjects[i].exe);
-		if (!id || asprintf(&mod, "vigil_%s", id) < 0 ||
-		    asprintf(&dom, "vigil_%s_t", id) < 0 ||
-		    asprintf(&fname, "vigil_%s.te", id) < 0)
-			goto next;
-		s.domain = dom;
-		rc = 0;
-		for (k = 0; k < ARRAY_SIZE(se_general) && !rc; k++)
-			rc = note_add(&s.general, "%s", se_general[k]);
-		/* its executable is its entry point */
-		if (!rc) {
-			char *t = se_type(&s, rs->subjects[i].exe, S_IFREG,
-					  &rc);
-
-			if (t)
-				rc = se_allow(&s, t, "file", "entrypoint "
-					      "execute getattr map open read");
-			free(t);
-		}
-		for (j = 0; j < rs->nsubjects && !rc; j++) {
-			const struct vigil_subject_rules *c = &rs->subjects[j];
-
-			if (!reach[i * rs->nsubjects + j])
-				continue;
-			for (k = 0; k < c->nrules && !rc; k++)
-				rc = se_rule(&s, rs, &c->rules[k]);
-		}
-		if (!rc && rs->subjects[i].nchildren)
-			rc = note_add(&s.general, "children run in this domain "
-				      "(execute_no_trans): the rules of those "
-				      "that are subjects here are included");
-		if (rc)
-			goto next;
-		rc = -ENOMEM;
-		f = open_memstream(&body, &blen);
-		if (!f)
-			goto next;
-		rc = se_module(&s, f, mod);
-		if (fclose(f) && !rc)
-			rc = -ENOMEM;
-		f = NULL;
-		if (rc)
-			goto next;
-		rc = -ENOMEM;
-		f = open_memstream(&text, &tlen);
-		if (!f)
-			goto next;
-		export_header(f, "#", "SELinux policy module", rs,
-			      &rs->subjects[i], o, &s.general, &s.left);
-		fprintf(f, "# file contexts: %s\n# build: checkmodule -M -m -o "
-			"%s.mod %s && semodule_package -o %s.pp -m %s.mod\n\n",
-			sopt.value ? sopt.value : "(the policy's default)",
-			mod, fname, mod, mod);
-		fputs(body, f);
-		if (fclose(f)) {
-			f = NULL;
-			goto next;
-		}
-		f = NULL;
-		rc = export_write(dir, fname, text, tlen, out);
-next:
-		free(body);
-		free(text);
-		free(id);
-		free(mod);
-		free(dom);
-		free(fname);
-		body = text = id = mod = dom = fname = NULL;
-		se_reset(&s);
-	}
-	free(reach);
-	selabel_close(s.h);
+	se_reset(s);
+	s->id = se_ident(c->sr->exe);
+	if (!s->id || asprintf(&s->mod, "vigil_%s", s->id) < 0 ||
+	    asprintf(&s->domain, "vigil_%s_t", s->id) < 0 ||
+	    asprintf(&s->fname, "vigil_%s.te", s->id) < 0)
+		return -ENOMEM;
+	t = se_type(s, c->sr->exe, S_IFREG, &rc);
+	if (t)
+		rc = se_allow(s, t, "file", "entrypoint execute getattr map "
+			      "open read");
+	free(t);
 	return rc;
 }
+
+static int se_subject_end(struct export_ctx *c)
+{
+	struct se *s = c->priv;
+	const char *body;
+	char *lead;
+	size_t len;
+	int rc;
+
+	rc = se_module(s, c->f, s->mod);
+	if (!rc)
+		rc = export_body(c, &body, &len);
+	if (rc)
+		return rc;
+	if (asprintf(&lead, "# file contexts: %s\n# build: checkmodule -M -m "
+		     "-o %s.mod %s && semodule_package -o %s.pp -m %s.mod\n\n",
+		     s->fc ? s->fc : "(the policy's default)", s->mod,
+		     s->fname, s->mod, s->mod) < 0)
+		return -ENOMEM;
+	rc = export_emit(c, &(struct export_file){
+		.name = s->fname, .lead = lead, .text = body, .len = len,
+	});
+	free(lead);
+	return rc;
+}
+
+static void se_release(struct export_ctx *c)
+{
+	struct se *s = c->priv;
+
+	se_reset(s);
+	if (s->h)
+		selabel_close(s->h);
+}
+
+const struct export_target export_selinux = {
+	.name = "selinux",
+	.title = "SELinux policy module",
+	.inherit = true,
+	.general = se_general,
+	.ngeneral = ARRAY_SIZE(se_general),
+	.children_note = "children run in this domain (execute_no_trans): "
+			 "the rules of those that are subjects here are "
+			 "included",
+	.priv_size = sizeof(struct se),
+	.begin = se_begin,
+	.subject_begin = se_subject_begin,
+	.rule = se_rule,
+	.subject_end = se_subject_end,
+	.release = se_release,
+};

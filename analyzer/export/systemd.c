@@ -21,7 +21,7 @@ struct sd {
 	size_t nbinds;
 	bool caps[VIGIL_CAP_COUNT];
 	bool home_read, home_write, modules;
-	struct export_notes general, left;
+	struct export_notes *general, *left;
 };
 
 static const char *const sd_families[] = {
@@ -97,7 +97,7 @@ static int sd_file(struct sd *s, const struct vigil_rule *r)
 	bool lit;
 	int rc;
 
-	rc = export_rule_path(r, &s->left,
+	rc = export_rule_path(r, s->left,
 			      "not an absolute path (left out)",
 			      &path, &lit);
 	if (rc)
@@ -122,7 +122,7 @@ static int sd_file(struct sd *s, const struct vigil_rule *r)
 	len = existing_len(path, len);
 	rc = strv_add(&s->rw, &s->nrw, path, len);
 	if (!rc && (!lit || len != strlen(path)))
-		rc = note_rule(&s->left, r, "written: its deepest existing "
+		rc = note_rule(s->left, r, "written: its deepest existing "
 			       "glob-free folder is writable (broader)");
 	free(path);
 	return rc;
@@ -137,7 +137,7 @@ static int sd_net(struct sd *s, const struct vigil_rule *r)
 
 	rc = net_obj_parse(r, &no);
 	if (rc == -EINVAL)
-		return note_rule(&s->left, r, "not a FAMILY:TYPE object");
+		return note_rule(s->left, r, "not a FAMILY:TYPE object");
 	if (rc)
 		return rc;
 	for (i = 0; i < ARRAY_SIZE(sd_families); i++)
@@ -146,7 +146,7 @@ static int sd_net(struct sd *s, const struct vigil_rule *r)
 	if (i < ARRAY_SIZE(sd_families)) {
 		s->families[i] = true;
 	} else {
-		rc = note_rule(&s->left, r, "address family unknown to vigil's "
+		rc = note_rule(s->left, r, "address family unknown to vigil's "
 			       "systemd export: not in RestrictAddressFamilies"
 			       "= (denied)");
 		goto out;
@@ -158,19 +158,20 @@ static int sd_net(struct sd *s, const struct vigil_rule *r)
 		rc = strv_add(&s->binds, &s->nbinds, buf, strlen(buf));
 	} else if ((r->access & VIGIL_NET_BIND) &&
 		   strcmp(no.family, "unix") && strcmp(no.family, "netlink")) {
-		rc = note_rule(&s->left, r, "bind without a TCP/UDP port: "
+		rc = note_rule(s->left, r, "bind without a TCP/UDP port: "
 			       "denied by SocketBindDeny=any");
 	}
 	if (!rc && (r->access & VIGIL_NET_CONNECT) && no.port >= 0)
-		rc = note_add(&s->general, "connect: systemd cannot restrict "
+		rc = note_add(s->general, "connect: systemd cannot restrict "
 			      "ports or addresses connected to (allowed)");
 out:
 	net_obj_free(&no);
 	return rc;
 }
 
-static int sd_rule(struct sd *s, const struct vigil_rule *r)
+static int sd_rule(struct export_ctx *c, const struct vigil_rule *r)
 {
+	struct sd *s = c->priv;
 	bool caps[VIGIL_CAP_COUNT];
 	int i, rc;
 
@@ -182,30 +183,28 @@ static int sd_rule(struct sd *s, const struct vigil_rule *r)
 	case VIGIL_CLASS_CAP:
 		rc = export_caps(r, caps);
 		if (rc == -EINVAL)
-			return note_rule(&s->left, r, "bad capability glob");
+			return note_rule(s->left, r, "bad capability glob");
 		for (i = 0; i < VIGIL_CAP_COUNT && !rc; i++)
 			s->caps[i] |= caps[i];
 		return rc;
 	case VIGIL_CLASS_MODULE:
 		s->modules = true;
 		s->caps[vigil_cap_from_name("sys_module", 10)] = true;
-		return note_rule(&s->left, r, "which module: not expressible "
+		return note_rule(s->left, r, "which module: not expressible "
 				 "(CAP_SYS_MODULE allows any)");
 	case VIGIL_CLASS_MOUNT:
-		return note_rule(&s->left, r, "mount points: not expressible "
+		return note_rule(s->left, r, "mount points: not expressible "
 				 "(mounting needs CAP_SYS_ADMIN, kept only "
 				 "if observed; ProtectSystem= mounts may "
 				 "hide it)");
 	case VIGIL_CLASS_SIGNAL:
 	case VIGIL_CLASS_PTRACE:
-		return note_rule(&s->left, r, "signals and ptrace targets: not "
+		return note_rule(s->left, r, "signals and ptrace targets: not "
 				 "expressible in systemd (allowed)");
-	case VIGIL_CLASS_COUNT:
+	case VIGIL_CLASS_COUNT:	/* not a class: the driver notes it */
 		break;
 	}
-	/* not a class: no default above, so a new class is a compile error
-	 * (-Wswitch) until this target handles it */
-	return note_rule(&s->left, r, "unknown class");
+	return -EINVAL;
 }
 
 static void sd_path(FILE *f, const char *p)
@@ -303,74 +302,79 @@ static const char *const sd_general[] = {
 	"would need every library: not set)",
 };
 
-int export_systemd(const struct vigil_ruleset *rs, const char *dir,
-		   const struct export_opts *o, struct export_files *out)
+static void sd_reset(struct sd *s)
 {
-	char *body = NULL, *text = NULL, *name = NULL, *fname = NULL;
-	size_t blen = 0, tlen = 0, i, j, k;
-	bool *reach = NULL;
-	FILE *f = NULL;
+	struct export_notes *general = s->general, *left = s->left;
+
+	strv_free(s->rw, s->nrw);
+	strv_free(s->binds, s->nbinds);
+	memset(s, 0, sizeof(*s));
+	s->general = general;
+	s->left = left;
+}
+
+static int sd_subject_begin(struct export_ctx *c)
+{
+	struct sd *s = c->priv;
+
+	s->general = &c->general;
+	s->left = &c->left;
+	sd_reset(s);
+	return 0;
+}
+
+static int sd_subject_end(struct export_ctx *c)
+{
+	struct sd *s = c->priv;
+	char *name, *fname = NULL, *lead = NULL;
+	const char *body;
+	size_t len;
 	int rc;
 
-	rc = export_reach(rs, &reach);
-	for (i = 0; i < rs->nsubjects && !rc; i++) {
-		struct sd s = { 0 };
-
-		for (k = 0; k < ARRAY_SIZE(sd_general) && !rc; k++)
-			rc = note_add(&s.general, "%s", sd_general[k]);
-		for (j = 0; j < rs->nsubjects && !rc; j++) {
-			const struct vigil_subject_rules *c = &rs->subjects[j];
-
-			if (!reach[i * rs->nsubjects + j])
-				continue;
-			for (k = 0; k < c->nrules && !rc; k++)
-				rc = sd_rule(&s, &c->rules[k]);
-		}
-		if (!rc && rs->subjects[i].nchildren)
-			rc = note_add(&s.general, "the unit's children run "
-				      "under the same settings: the rules of "
-				      "those that are subjects here are "
-				      "included");
-		if (rc)
-			goto next;
-		if (s.nrw)
-			qsort(s.rw, s.nrw, sizeof(*s.rw), str_cmp);
-		rc = -ENOMEM;
-		f = open_memstream(&body, &blen);
-		if (!f)
-			goto next;
-		sd_write(&s, f);
-		if (fclose(f))
-			goto next;
-		f = open_memstream(&text, &tlen);
-		if (!f)
-			goto next;
-		name = export_subject_name(rs->subjects[i].exe);
-		if (!name || asprintf(&fname, "vigil-%s.conf", name) < 0) {
-			fname = NULL;
-			fclose(f);
-			goto next;
-		}
-		export_header(f, "#", "systemd drop-in", rs, &rs->subjects[i],
-			      o, &s.general, &s.left);
-		fprintf(f, "# install as /etc/systemd/system/UNIT.service.d/"
-			"%s for the unit that runs it\n", fname);
-		fputs(body, f);
-		if (fclose(f))
-			goto next;
-		rc = export_write(dir, fname, text, tlen, out);
-next:
-		f = NULL;
-		free(body);
-		free(text);
-		free(name);
-		free(fname);
-		body = text = name = fname = NULL;
-		strv_free(s.rw, s.nrw);
-		strv_free(s.binds, s.nbinds);
-		notes_free(&s.general);
-		notes_free(&s.left);
+	if (s->nrw)
+		qsort(s->rw, s->nrw, sizeof(*s->rw), str_cmp);
+	sd_write(s, c->f);
+	rc = export_body(c, &body, &len);
+	if (rc)
+		return rc;
+	rc = -ENOMEM;
+	name = export_subject_name(c->sr->exe);
+	if (!name || asprintf(&fname, "vigil-%s.conf", name) < 0) {
+		fname = NULL;
+		goto out;
 	}
-	free(reach);
+	if (asprintf(&lead, "# install as /etc/systemd/system/UNIT.service.d/"
+		     "%s for the unit that runs it\n", fname) < 0) {
+		lead = NULL;
+		goto out;
+	}
+	rc = export_emit(c, &(struct export_file){
+		.name = fname, .lead = lead, .text = body, .len = len,
+	});
+out:
+	free(name);
+	free(fname);
+	free(lead);
 	return rc;
 }
+
+static void sd_release(struct export_ctx *c)
+{
+	sd_reset(c->priv);
+}
+
+const struct export_target export_systemd = {
+	.name = "systemd",
+	.title = "systemd drop-in",
+	.inherit = true,
+	.general = sd_general,
+	.ngeneral = ARRAY_SIZE(sd_general),
+	.children_note = "the unit's children run under the same settings: "
+			 "the rules of those that are subjects here are "
+			 "included",
+	.priv_size = sizeof(struct sd),
+	.subject_begin = sd_subject_begin,
+	.rule = sd_rule,
+	.subject_end = sd_subject_end,
+	.release = sd_release,
+};

@@ -19,10 +19,12 @@
 #define TM_ANY_V6 "::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
 
 struct tmy {
-	FILE *f;		/* the current domain's lines */
-	char **lines;
+	char **lines;		/* the current domain's lines */
 	size_t nlines;
-	struct export_notes general, left;
+	struct export_notes *general, *left;
+	FILE *ef;		/* exception_policy.conf's lines */
+	char *exc;
+	size_t elen;
 };
 
 /* A line once per domain. */
@@ -285,7 +287,7 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 	if (rc == -EINVAL || (!rc && (!g.n || g.t[0].kind != GT_LIT ||
 				      g.t[0].c != '/'))) {
 		glob_toks_free(&g);
-		return note_rule(&t->left, r, "not an absolute path: TOMOYO "
+		return note_rule(t->left, r, "not an absolute path: TOMOYO "
 				 "rules name paths (left out)");
 	}
 	if (rc)
@@ -293,7 +295,7 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 	rc = rule_alts(r, &g, &a);
 	if (rc == -EINVAL) {
 		glob_toks_free(&g);
-		return note_rule(&t->left, r, "a pattern vigil's kernel "
+		return note_rule(t->left, r, "a pattern vigil's kernel "
 				 "refuses (left out)");
 	}
 	for (i = 0; i < a.n && !rc; i++) {
@@ -309,14 +311,14 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 		free(p[1]);
 	}
 	if (!rc && wider)
-		rc = note_rule(&t->left, r, "'**' inside a name: everything "
+		rc = note_rule(t->left, r, "'**' inside a name: everything "
 			       "below its folder (broader)");
 	if (!rc && (r->access & (VIGIL_FILE_D | VIGIL_FILE_L)))
-		rc = note_rule(&t->left, r, "rename and link need both names; "
+		rc = note_rule(t->left, r, "rename and link need both names; "
 			       "vigil records one: allowed to and from any "
 			       "name in the same folder");
 	if (!rc && (r->access & VIGIL_FILE_C))
-		rc = note_rule(&t->left, r, "create: the kind of file is not "
+		rc = note_rule(t->left, r, "create: the kind of file is not "
 			       "recorded: create, mkdir, mksock, mkfifo and "
 			       "symlink allowed");
 	glob_alts_free(&a);
@@ -336,19 +338,19 @@ static int tm_net(struct tmy *t, const struct vigil_rule *r)
 
 	rc = net_obj_parse(r, &no);
 	if (rc == -EINVAL)
-		return note_rule(&t->left, r, "not a FAMILY:TYPE object");
+		return note_rule(t->left, r, "not a FAMILY:TYPE object");
 	if (rc)
 		return rc;
 	dgram = !strcmp(no.type, "dgram");
 	if (strcmp(no.type, "stream") && !dgram &&
 	    strcmp(no.type, "seqpacket")) {
-		rc = note_rule(&t->left, r, "TOMOYO controls stream, dgram "
+		rc = note_rule(t->left, r, "TOMOYO controls stream, dgram "
 			       "and seqpacket sockets only (allowed)");
 		goto out;
 	}
 	if (!strcmp(no.family, "inet") || !strcmp(no.family, "inet6")) {
 		if (!strcmp(no.type, "seqpacket")) {
-			rc = note_rule(&t->left, r, "inet seqpacket (SCTP) is "
+			rc = note_rule(t->left, r, "inet seqpacket (SCTP) is "
 				       "not controlled by TOMOYO (allowed)");
 			goto out;
 		}
@@ -369,21 +371,21 @@ static int tm_net(struct tmy *t, const struct vigil_rule *r)
 				     "0-65535", addr);
 		if (!rc && (acc & (VIGIL_NET_BIND | VIGIL_NET_LISTEN |
 				   VIGIL_NET_CONNECT)) && no.port < 0)
-			rc = note_rule(&t->left, r, "no port recorded: any "
+			rc = note_rule(t->left, r, "no port recorded: any "
 				       "port (broader)");
 		if (!rc)
-			rc = note_add(&t->general, "inet rules allow any "
+			rc = note_add(t->general, "inet rules allow any "
 				      "address (vigil records ports only); "
 				      "accept any peer port");
 		goto out;
 	}
 	if (strcmp(no.family, "unix")) {
-		rc = note_rule(&t->left, r, "TOMOYO controls inet and unix "
+		rc = note_rule(t->left, r, "TOMOYO controls inet and unix "
 			       "sockets only (allowed)");
 		goto out;
 	}
 	if (!no.addr || no.addr[0] != '/') {
-		rc = note_rule(&t->left, r, "unnamed or abstract unix "
+		rc = note_rule(t->left, r, "unnamed or abstract unix "
 			       "address: not written (denied in "
 			       "enforcing mode if used for bind/connect)");
 		goto out;
@@ -416,7 +418,7 @@ static int tm_mount(struct tmy *t, const struct vigil_rule *r)
 	int rc = 0;
 
 	if (r->object[0] != '/' || r->generalised)
-		return note_rule(&t->left, r, "mount point is not a plain "
+		return note_rule(t->left, r, "mount point is not a plain "
 				 "path (left out)");
 	w = tm_word(r->object);
 	if (!w)
@@ -429,7 +431,7 @@ static int tm_mount(struct tmy *t, const struct vigil_rule *r)
 				     "0-0xFFFFFFFF", w,
 				     strcmp(w, "/") ? "/" : "");
 		if (!rc)
-			rc = note_rule(&t->left, r, "mount: any device, file "
+			rc = note_rule(t->left, r, "mount: any device, file "
 				       "system type and flags at the mount "
 				       "point (vigil records only the point)");
 	}
@@ -440,8 +442,10 @@ static int tm_mount(struct tmy *t, const struct vigil_rule *r)
 	return rc;
 }
 
-static int tm_rule(struct tmy *t, const struct vigil_rule *r)
+static int tm_rule(struct export_ctx *c, const struct vigil_rule *r)
 {
+	struct tmy *t = c->priv;
+
 	switch (r->class) {
 	case VIGIL_CLASS_FILE:
 		return tm_file(t, r);
@@ -450,21 +454,19 @@ static int tm_rule(struct tmy *t, const struct vigil_rule *r)
 	case VIGIL_CLASS_MOUNT:
 		return tm_mount(t, r);
 	case VIGIL_CLASS_CAP:
-		return note_rule(&t->left, r, "TOMOYO 2.x has no capability "
+		return note_rule(t->left, r, "TOMOYO 2.x has no capability "
 				 "rules (allowed)");
 	case VIGIL_CLASS_SIGNAL:
 	case VIGIL_CLASS_PTRACE:
-		return note_rule(&t->left, r, "TOMOYO 2.x has no signal or "
+		return note_rule(t->left, r, "TOMOYO 2.x has no signal or "
 				 "ptrace rules (allowed)");
 	case VIGIL_CLASS_MODULE:
-		return note_rule(&t->left, r, "TOMOYO 2.x has no module rules "
+		return note_rule(t->left, r, "TOMOYO 2.x has no module rules "
 				 "(allowed)");
-	case VIGIL_CLASS_COUNT:
+	case VIGIL_CLASS_COUNT:	/* not a class: the driver notes it */
 		break;
 	}
-	/* not a class: no default above, so a new class is a compile error
-	 * (-Wswitch) until this target handles it */
-	return note_rule(&t->left, r, "unknown class");
+	return -EINVAL;
 }
 
 static const char *const tm_general[] = {
@@ -482,103 +484,111 @@ static const char *const tm_general[] = {
 	"the domain '<kernel> EXE CHILD', which has no rules here",
 };
 
-int export_tomoyo(const struct vigil_ruleset *rs, const char *dir,
-		  const struct export_opts *o, struct export_files *out)
+static int tm_begin(struct export_ctx *c)
 {
-	struct tmy t = { 0 };
-	char *body = NULL, *text = NULL, *exc = NULL, *w;
-	size_t blen = 0, tlen = 0, elen = 0, i, j;
-	FILE *f = NULL, *ef = NULL;
-	int rc = -ENOMEM;
+	struct tmy *t = c->priv;
 
-	f = open_memstream(&body, &blen);
-	ef = open_memstream(&exc, &elen);
-	if (!f || !ef)
-		goto out;
-	rc = 0;
-	for (i = 0; i < ARRAY_SIZE(tm_general) && !rc; i++)
-		rc = note_add(&t.general, "%s", tm_general[i]);
-	for (i = 0; i < rs->nsubjects && !rc; i++) {
-		const struct vigil_subject_rules *sr = &rs->subjects[i];
+	t->general = &c->general;
+	t->left = &c->left;
+	t->ef = open_memstream(&t->exc, &t->elen);
+	return t->ef ? 0 : -ENOMEM;
+}
 
-		w = tm_word(sr->exe);
-		if (!w) {
-			rc = -ENOMEM;
-			break;
-		}
-		fprintf(f, "<kernel> %s\nuse_profile 3\nuse_group 0\n\n", w);
-		fprintf(ef, "initialize_domain %s from any\n", w);
-		free(w);
-		for (j = 0; j < sr->nrules && !rc; j++)
-			rc = tm_rule(&t, &sr->rules[j]);
-		for (j = 0; j < t.nlines; j++) {
-			fprintf(f, "%s\n", t.lines[j]);
-			free(t.lines[j]);
-		}
-		free(t.lines);
-		t.lines = NULL;
-		t.nlines = 0;
-		fputc('\n', f);
-	}
+/* The domain of the subject, made one from any parent. */
+static int tm_subject_begin(struct export_ctx *c)
+{
+	struct tmy *t = c->priv;
+	char *w = tm_word(c->sr->exe);
+
+	if (!w)
+		return -ENOMEM;
+	fprintf(c->f, "<kernel> %s\nuse_profile 3\nuse_group 0\n\n", w);
+	fprintf(t->ef, "initialize_domain %s from any\n", w);
+	free(w);
+	return 0;
+}
+
+static void tm_lines_free(struct tmy *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlines; i++)
+		free(t->lines[i]);
+	free(t->lines);
+	t->lines = NULL;
+	t->nlines = 0;
+}
+
+static int tm_subject_end(struct export_ctx *c)
+{
+	struct tmy *t = c->priv;
+	size_t i;
+
+	for (i = 0; i < t->nlines; i++)
+		fprintf(c->f, "%s\n", t->lines[i]);
+	tm_lines_free(t);
+	fputc('\n', c->f);
+	return 0;
+}
+
+/* domain_policy.conf, then exception_policy.conf. */
+static int tm_end(struct export_ctx *c)
+{
+	struct tmy *t = c->priv;
+	const char *body;
+	size_t len;
+	int rc;
+
+	rc = export_body(c, &body, &len);
 	if (rc)
-		goto out;
-	rc = -ENOMEM;
-	if (fclose(f) | fclose(ef)) {
-		f = ef = NULL;
-		goto out;
-	}
-	f = ef = NULL;
-	f = open_memstream(&text, &tlen);
-	if (!f)
-		goto out;
-	export_header(f, "#", "TOMOYO domain policy", rs, NULL, o, &t.general,
-		      &t.left);
-	fprintf(f, "# with tomoyo-exception_policy.conf; check with: "
-		"tomoyo-checkpolicy d < FILE\n\n%s", body);
-	if (fclose(f)) {
-		f = NULL;
-		goto out;
-	}
-	f = NULL;
-	rc = export_write(dir, "tomoyo-domain_policy.conf", text, tlen, out);
+		return rc;
+	rc = fclose(t->ef) ? -ENOMEM : 0;
+	t->ef = NULL;
+	if (!rc)
+		rc = export_emit(c, &(struct export_file){
+			.name = "tomoyo-domain_policy.conf",
+			.lead = "# with tomoyo-exception_policy.conf; check "
+				"with: tomoyo-checkpolicy d < FILE\n\n",
+			.text = body, .len = len,
+		});
 	if (rc)
-		goto out;
-	free(text);
-	text = NULL;
-	rc = -ENOMEM;
-	f = open_memstream(&text, &tlen);
-	if (!f)
-		goto out;
-	notes_free(&t.general);
-	notes_free(&t.left);
-	rc = note_add(&t.left, "see tomoyo-domain_policy.conf for what "
+		return rc;
+	notes_free(t->general);
+	notes_free(t->left);
+	rc = note_add(t->left, "see tomoyo-domain_policy.conf for what "
 		      "TOMOYO cannot express");
 	if (rc)
-		goto out;
-	rc = -ENOMEM;
-	export_header(f, "#", "TOMOYO exception policy", rs, NULL, o, NULL,
-		      &t.left);
-	fprintf(f, "# every subject a domain of its own (see "
-		"tomoyo-domain_policy.conf)\n\n%s", exc);
-	if (fclose(f)) {
-		f = NULL;
-		goto out;
-	}
-	f = NULL;
-	rc = export_write(dir, "tomoyo-exception_policy.conf", text, tlen,
-			  out);
-out:
-	if (f)
-		fclose(f);
-	if (ef)
-		fclose(ef);
-	for (j = 0; j < t.nlines; j++)
-		free(t.lines[j]);
-	free(t.lines);
-	free(body);
-	free(text);
-	free(exc);
-	notes_free(&t.general);
-	notes_free(&t.left);
-	return rc;
+		return rc;
+	return export_emit(c, &(struct export_file){
+		.name = "tomoyo-exception_policy.conf",
+		.title = "TOMOYO exception policy",
+		.lead = "# every subject a domain of its own (see "
+			"tomoyo-domain_policy.conf)\n\n",
+		.text = t->exc, .len = t->elen,
+	});
 }
+
+static void tm_release(struct export_ctx *c)
+{
+	struct tmy *t = c->priv;
+
+	tm_lines_free(t);
+	if (t->ef)
+		fclose(t->ef);
+	free(t->exc);
+}
+
+const struct export_target export_tomoyo = {
+	.name = "tomoyo",
+	.title = "TOMOYO domain policy",
+	.per_system = true,
+	.general = tm_general,
+	.ngeneral = ARRAY_SIZE(tm_general),
+	.priv_size = sizeof(struct tmy),
+	.begin = tm_begin,
+	.subject_begin = tm_subject_begin,
+	.rule = tm_rule,
+	.subject_end = tm_subject_end,
+	.end = tm_end,
+	.release = tm_release,
+};

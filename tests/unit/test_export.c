@@ -19,6 +19,7 @@
 #include "vigil.h"
 #include "util.h"
 #include "export.h"
+#include "export/driver.h"
 #include "export/object.h"
 #include "match.h"
 #include "landlock.h"
@@ -383,7 +384,8 @@ static void test_apparmor(void **state)
 	need("apparmor_parser", "apparmor");
 	workload(&rs);
 	tdir_make(&d);
-	assert_int_equal(export_apparmor(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_apparmor, &rs, d.path, &opts,
+				    &files), 0);
 	assert_int_equal(files.n, 2);
 	snprintf(path, sizeof(path), "%s/usr.bin.demo", d.path);
 	assert_string_equal(files.paths[0], path);
@@ -468,7 +470,8 @@ static void test_apparmor_trial_safe(void **state)
 		 "inet:stream:80", false);
 	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_CONNECT, "inet:stream:53",
 		 false);
-	assert_int_equal(export_apparmor(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_apparmor, &rs, d.path, &opts,
+				    &files), 0);
 	assert_int_equal(files.n, 1);
 	text = slurp(files.paths[0]);
 	assert_true(contains(text, "  \"/var/log/svc.log\" w,\n"));
@@ -503,7 +506,8 @@ static void test_landlock(void **state)
 	workload(&rs);
 	tdir_make(&d);
 	o.landlock_abi = 2;
-	assert_int_equal(export_landlock(&rs, d.path, &o, &files), 0);
+	assert_int_equal(export_run(&export_landlock, &rs, d.path, &o,
+				    &files), 0);
 	assert_int_equal(files.n, 4);
 	assert_non_null(strstr(files.paths[0], "/usr.bin.demo.landlock.json"));
 	assert_non_null(strstr(files.paths[1], "/usr.bin.demo.landlock.txt"));
@@ -545,7 +549,8 @@ static void test_landlock(void **state)
 
 	/* ABI 4: TCP ports; ABI 5: ioctl */
 	o.landlock_abi = 5;
-	assert_int_equal(export_landlock(&rs, d.path, &o, &files), 0);
+	assert_int_equal(export_run(&export_landlock, &rs, d.path, &o,
+				    &files), 0);
 	text = slurp(files.paths[0]);
 	assert_true(contains(text, "\"handledAccessNet\": [\"abi.all\"]"));
 	assert_true(contains(text, "\"netPort\": [\n    {\n      "
@@ -717,7 +722,8 @@ static void test_systemd(void **state)
 	need("systemd-analyze", "systemd");
 	workload(&rs);
 	tdir_make(&d);
-	assert_int_equal(export_systemd(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_systemd, &rs, d.path, &opts,
+				    &files), 0);
 	assert_int_equal(files.n, 2);
 	snprintf(path, sizeof(path), "%s/vigil-usr.bin.demo.conf", d.path);
 	assert_string_equal(files.paths[0], path);
@@ -770,7 +776,8 @@ static void test_systemd_escape(void **state)
 	snprintf(obj + strlen(obj), sizeof(obj) - strlen(obj), "/f");
 	sr = add_subject(&rs, "/usr/bin/demo");
 	add_rule(sr, VIGIL_CLASS_FILE, F(W), obj, false);
-	assert_int_equal(export_systemd(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_systemd, &rs, d.path, &opts,
+				    &files), 0);
 	text = slurp(files.paths[0]);
 	snprintf(obj, sizeof(obj), "ReadWritePaths=\"%s/a b\\\"c%%%%d\\\\e"
 		 "\\x0a\"\n", d.path);
@@ -807,7 +814,8 @@ static void test_tomoyo(void **state)
 		strdup("/srv/{a,b}/**/x*.conf");
 	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R), "/srv/c/**", true);
 	tdir_make(&d);
-	assert_int_equal(export_tomoyo(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_tomoyo, &rs, d.path, &opts,
+				    &files), 0);
 	assert_int_equal(files.n, 2);
 	text = slurp(files.paths[0]);
 	check_header(text, "#");
@@ -883,7 +891,8 @@ static void test_selinux(void **state)
 			 "(scripts/install-deps)");
 	workload(&rs);
 	tdir_make(&d);
-	assert_int_equal(export_selinux(&rs, d.path, &opts, &files), 0);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
 	assert_int_equal(files.n, 2);
 	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
 	assert_string_equal(files.paths[0], path);
@@ -1019,6 +1028,270 @@ static void test_candidate(void **state)
 	vigil_ruleset_free(&obs);
 }
 
+/* ---- the driver, with a target that logs what it is asked ---- */
+
+static char fake_log[1024];
+static unsigned int fake_rules, fake_fail_at;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	size_t n = strlen(fake_log);
+	va_list ap;
+
+	if (n)
+		fake_log[n++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(fake_log + n, sizeof(fake_log) - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *base(const char *exe)
+{
+	return strrchr(exe, '/') + 1;
+}
+
+static int fake_begin(struct export_ctx *c)
+{
+	say("begin");
+	assert_null(c->sr);
+	return 0;
+}
+
+static int fake_subject_begin(struct export_ctx *c)
+{
+	say("subject_begin:%s", base(c->sr->exe));
+	assert_ptr_equal(c->sr, &c->rs->subjects[c->self]);
+	fprintf(c->f, "body of %s\n", c->sr->exe);
+	return 0;
+}
+
+static int fake_reached(struct export_ctx *c,
+			const struct vigil_subject_rules *sr)
+{
+	(void)c;
+	say("reached:%s", base(sr->exe));
+	return 0;
+}
+
+static int fake_rule(struct export_ctx *c, const struct vigil_rule *r)
+{
+	if (++fake_rules == fake_fail_at)
+		return -EIO;
+	switch (r->class) {
+	case VIGIL_CLASS_FILE:
+	case VIGIL_CLASS_CAP:
+	case VIGIL_CLASS_NET:
+	case VIGIL_CLASS_SIGNAL:
+	case VIGIL_CLASS_PTRACE:
+	case VIGIL_CLASS_MOUNT:
+	case VIGIL_CLASS_MODULE:
+		say("%s:%s", vigil_class_name(r->class), r->object);
+		return note_rule(&c->left, r, "fake");
+	case VIGIL_CLASS_COUNT:
+		break;
+	}
+	fail_msg("a rule of no class reached the target");
+	return -EINVAL;
+}
+
+static int fake_subject_end(struct export_ctx *c)
+{
+	const char *body;
+	size_t len;
+
+	say("subject_end:%s", base(c->sr->exe));
+	if (c->t->per_system)
+		return 0;
+	assert_int_equal(export_body(c, &body, &len), 0);
+	return export_emit(c, &(struct export_file){
+		.name = base(c->sr->exe), .lead = "# lead\n",
+		.text = body, .len = len,
+	});
+}
+
+static int fake_end(struct export_ctx *c)
+{
+	const char *body;
+	size_t len;
+
+	say("end");
+	assert_null(c->sr);
+	if (!c->t->per_system)
+		return 0;
+	assert_int_equal(export_body(c, &body, &len), 0);
+	return export_emit(c, &(struct export_file){
+		.name = "all", .text = body, .len = len,
+	});
+}
+
+static void fake_release(struct export_ctx *c)
+{
+	(void)c;
+	say("release");
+}
+
+static const char *const fake_general[] = { "general one", "general two" };
+
+#define FAKE_TARGET(system)						\
+	{								\
+		.name = "fake", .title = "fake target",			\
+		.per_system = (system), .inherit = !(system),		\
+		.general = fake_general,				\
+		.ngeneral = ARRAY_SIZE(fake_general),			\
+		.children_note = "runs children",			\
+		.begin = fake_begin,					\
+		.subject_begin = fake_subject_begin,			\
+		.reached = fake_reached, .rule = fake_rule,		\
+		.subject_end = fake_subject_end, .end = fake_end,	\
+		.release = fake_release,				\
+	}
+
+/* a runs b (a child), c runs nobody and has a rule of no class. */
+static void three(struct vigil_ruleset *rs)
+{
+	struct vigil_subject_rules *sr;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->first = T0;
+	rs->last = T0 + 60;
+	sr = add_subject(rs, "/usr/bin/a");
+	add_child(sr, "/usr/bin/b");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/a", false);
+	add_rule(sr, VIGIL_CLASS_CAP, VIGIL_CAP_USE, "net_raw", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(X), "/usr/bin/b", false);
+	sr = add_subject(rs, "/usr/bin/b");
+	add_rule(sr, VIGIL_CLASS_SIGNAL, 1ULL << (15 - 1), "/usr/bin/a", false);
+	sr = add_subject(rs, "/usr/bin/c");
+	add_rule(sr, VIGIL_CLASS_MOUNT, VIGIL_MOUNT_MOUNT, "/mnt", false);
+	add_rule(sr, VIGIL_CLASS_MODULE, VIGIL_MODULE_LOAD, "/x.ko", false);
+	sr->rules[1].class = VIGIL_CLASS_COUNT;
+}
+
+static void fake_reset(unsigned int fail_at)
+{
+	fake_log[0] = '\0';
+	fake_rules = 0;
+	fake_fail_at = fail_at;
+}
+
+/* Per subject: the calls in order, the children's rules, one file each
+ * with the header, its notes and the body; a rule of no class is noted by
+ * the driver and never reaches the target. */
+static void test_driver_per_subject(void **state)
+{
+	static const struct export_target fake = FAKE_TARGET(false);
+	struct export_files files = { 0 };
+	struct export_opts opts = { .candidate = "c.policy" };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char path[128], *text;
+
+	(void)state;
+	three(&rs);
+	tdir_make(&d);
+	fake_reset(0);
+	assert_int_equal(export_run(&fake, &rs, d.path, &opts, &files), 0);
+	assert_string_equal(fake_log,
+		"begin "
+		"subject_begin:a reached:a file:/etc/a cap:net_raw "
+		"file:/usr/bin/b reached:b signal:/usr/bin/a subject_end:a "
+		"subject_begin:b reached:b signal:/usr/bin/a subject_end:b "
+		"subject_begin:c reached:c mount:/mnt subject_end:c "
+		"end release");
+	assert_int_equal(files.n, 3);
+	snprintf(path, sizeof(path), "%s/a", d.path);
+	assert_string_equal(files.paths[0], path);
+	text = slurp(path);
+	assert_true(contains(text, "# fake target for vigil subject "
+			     "/usr/bin/a\n"));
+	assert_true(contains(text, "\n#   - general one\n#   - general two\n"
+			     "#   - runs children\n#\n"));
+	assert_true(contains(text, "# NOT expressed in fake target (4, "));
+	assert_true(contains(text, "#   - signal term /usr/bin/a: fake\n"));
+	assert_true(contains(text, "#\n# lead\nbody of /usr/bin/a\n"));
+	assert_int_equal(text[strlen(text) - 1], '\n');
+	assert_null(strstr(text, "body of /usr/bin/b"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/b", d.path);
+	text = slurp(path);
+	assert_null(strstr(text, "runs children"));
+	assert_null(strstr(text, "/etc/a"));
+	assert_true(contains(text, "# NOT expressed in fake target (1, "));
+	free(text);
+	snprintf(path, sizeof(path), "%s/c", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "#   - mount mount /mnt: fake\n"));
+	assert_true(contains(text, "/x.ko: unknown class\n"));
+	free(text);
+	export_files_free(&files);
+	tdir_rm(&d);
+	vigil_ruleset_free(&rs);
+}
+
+/* Per system: each subject's own rules, the notes of all in one file
+ * written at the end. */
+static void test_driver_per_system(void **state)
+{
+	static const struct export_target fake = FAKE_TARGET(true);
+	struct export_files files = { 0 };
+	struct export_opts opts = { .candidate = "c.policy" };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text;
+
+	(void)state;
+	three(&rs);
+	tdir_make(&d);
+	fake_reset(0);
+	assert_int_equal(export_run(&fake, &rs, d.path, &opts, &files), 0);
+	assert_string_equal(fake_log,
+		"begin "
+		"subject_begin:a reached:a file:/etc/a cap:net_raw "
+		"file:/usr/bin/b subject_end:a "
+		"subject_begin:b reached:b signal:/usr/bin/a subject_end:b "
+		"subject_begin:c reached:c mount:/mnt subject_end:c "
+		"end release");
+	assert_int_equal(files.n, 1);
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "# fake target for vigil subjects "
+			     "/usr/bin/a, /usr/bin/b, /usr/bin/c\n"));
+	/* the general notes once; the children note once, for a */
+	assert_true(contains(text, "\n#   - general one\n#   - general two\n"
+			     "#   - runs children\n#\n"));
+	assert_true(contains(text, "# NOT expressed in fake target (6, "));
+	assert_true(contains(text, "#\nbody of /usr/bin/a\nbody of /usr/bin/b"
+			     "\nbody of /usr/bin/c\n"));
+	free(text);
+	export_files_free(&files);
+	tdir_rm(&d);
+	vigil_ruleset_free(&rs);
+}
+
+/* An operation's error stops the export at once: no later calls but
+ * release, no file, the error returned. */
+static void test_driver_error(void **state)
+{
+	static const struct export_target fake = FAKE_TARGET(false);
+	struct export_files files = { 0 };
+	struct export_opts opts = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+
+	(void)state;
+	three(&rs);
+	tdir_make(&d);
+	fake_reset(2);
+	assert_int_equal(export_run(&fake, &rs, d.path, &opts, &files), -EIO);
+	assert_string_equal(fake_log, "begin subject_begin:a reached:a "
+			    "file:/etc/a release");
+	assert_int_equal(files.n, 0);
+	assert_ptr_equal(export_target_find("tomoyo"), &export_tomoyo);
+	assert_null(export_target_find("fake"));
+	tdir_rm(&d);
+	vigil_ruleset_free(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1036,6 +1309,9 @@ int main(void)
 		cmocka_unit_test(test_tomoyo),
 		cmocka_unit_test(test_selinux),
 		cmocka_unit_test(test_candidate),
+		cmocka_unit_test(test_driver_per_subject),
+		cmocka_unit_test(test_driver_per_system),
+		cmocka_unit_test(test_driver_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
