@@ -127,32 +127,19 @@ void glob_alts_free(struct glob_alts *a)
 
 int glob_toks_of_rule(const struct vigil_rule *r, struct glob_toks *ret)
 {
-	const char *o = r->object;
-	struct gtok *t;
-	size_t i, n = 0, len;
+	char *src;
+	int rc;
 
 	if (r->glob)
 		return glob_toks_parse(r->glob, strlen(r->glob), ret);
-	len = strlen(o);
-	t = calloc(len + 1, sizeof(*t));
-	if (!t)
+	/* no source form: the object escaped as rules.c writes it */
+	src = vigil_glob_escape_dup(r->object, strlen(r->object),
+				    r->generalised);
+	if (!src)
 		return -ENOMEM;
-	for (i = 0; i < len; i++) {
-		if (r->generalised && o[i] == '*') {
-			if (o[i + 1] == '*') {
-				t[n++].kind = GT_STAR2;
-				i++;
-			} else {
-				t[n++].kind = GT_STAR;
-			}
-			continue;
-		}
-		t[n].kind = GT_LIT;
-		t[n++].c = (unsigned char)o[i];
-	}
-	ret->t = t;
-	ret->n = n;
-	return 0;
+	rc = glob_toks_parse(src, strlen(src), ret);
+	free(src);
+	return rc;
 }
 
 bool glob_toks_literal(const struct glob_toks *g)

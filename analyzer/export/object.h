@@ -36,9 +36,10 @@ struct glob_toks {
 };
 
 /*
- * The tokens of a rule's object: from r->glob (escaped source form) when
- * set, else from r->object ('*' an operator only when r->generalised).
- * 0, -EINVAL (bad escape or braces), -ENOMEM.
+ * The tokens of a rule's object, lexed by the kernel's lexer: r->glob
+ * (escaped source form) when set, else r->object escaped ('*' and '?'
+ * operators only when r->generalised). 0, -EINVAL (a pattern the kernel
+ * refuses), -ENOMEM.
  */
 int glob_toks_of_rule(const struct vigil_rule *r, struct glob_toks *ret);
 /*

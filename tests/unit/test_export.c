@@ -293,6 +293,27 @@ static void test_glob_toks(void **state)
 	assert_string_equal(s, "/etc/x");
 	free(s);
 	glob_toks_free(&g);
+	/* a rule without source form: its object through the same lexer,
+	 * '*' and '?' operators only when generalised */
+	{
+		struct vigil_rule r = {
+			.object = "/a/**b?{,}\\", .generalised = true,
+		};
+
+		assert_int_equal(glob_toks_of_rule(&r, &g), 0);
+		assert_int_equal(g.n, 10);
+		assert_int_equal(g.t[3].kind, GT_STAR2);
+		assert_int_equal(g.t[5].kind, GT_QMARK);
+		assert_int_equal(g.t[6].kind, GT_LIT);
+		assert_int_equal(g.t[6].c, '{');
+		assert_int_equal(g.t[9].c, '\\');
+		glob_toks_free(&g);
+		r.generalised = false;
+		assert_int_equal(glob_toks_of_rule(&r, &g), 0);
+		assert_true(glob_toks_literal(&g));
+		assert_int_equal(g.n, 11);
+		glob_toks_free(&g);
+	}
 }
 
 /* What the kernel refuses, the exporters refuse: one lexer (match.c). */
