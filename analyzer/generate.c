@@ -108,6 +108,7 @@ int do_generate(int argc, char **argv)
 		{ "include-would-deny", no_argument, NULL, 'W' },
 		{ "since", required_argument, NULL, 'F' },
 		{ "until", required_argument, NULL, 'U' },
+		{ "boot", required_argument, NULL, 'b' },
 		{ "broad", no_argument, NULL, 'B' },
 		{ "sensitive", required_argument, NULL, 'E' },
 		{ "root", required_argument, NULL, 'R' },
@@ -118,7 +119,8 @@ int do_generate(int argc, char **argv)
 	};
 	static const char usage[] =
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
-		"         [--since TIME] [--until TIME] [--include-would-deny]\n"
+		"         [--since TIME] [--until TIME] [--boot N|list]\n"
+		"         [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
 		"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
 		"  Print a candidate policy made from the observations (all\n"
@@ -127,7 +129,9 @@ int do_generate(int argc, char **argv)
 		"  Would-deny records (a trial's) become rules only with\n"
 		"  --include-would-deny. --since/--until: only records of that\n"
 		"  window (ISO 8601 or now, recent, today, yesterday,\n"
-		"  this-week, boot). A glob never admits a sensitive object\n"
+		"  this-week, boot). --boot N: only the records of one boot\n"
+		"  (1 the oldest, 0 the latest, -1 the one before; list: the\n"
+		"  boots the records show). A glob never admits a sensitive object\n"
 		"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
 		"  and --sensitive FILE: one glob a line), nor, without\n"
 		"  --broad, more existing objects than its bound; --root: the\n"
@@ -145,7 +149,7 @@ int do_generate(int argc, char **argv)
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	struct verb_opts vo;
-	const char *out = NULL, *db;
+	const char *out = NULL, *db, *boot = NULL;
 	char *text = NULL, *made_from = NULL;
 	size_t len = 0, i, owned = 0;
 	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
@@ -190,6 +194,9 @@ int do_generate(int argc, char **argv)
 			}
 			*(c == 'F' ? &ro.since_ms : &ro.until_ms) = ms;
 			break;
+		case 'b':
+			boot = optarg;
+			break;
 		case 'B':
 			ro.broad = true;
 			break;
@@ -212,9 +219,21 @@ int do_generate(int argc, char **argv)
 		verb_usage_error(&vo);
 		goto out;
 	}
+	if (boot && (ro.since_ms || ro.until_ms)) {
+		p_err("--boot and --since/--until exclude each other");
+		goto out;
+	}
 	db = vigil_db_path();
-	if (open_store_existing(db, &store) ||
-	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
+	if (open_store_existing(db, &store))
+		goto out;
+	if (boot) {
+		rc = boot_window(store, db, boot, &ro.since_ms, &ro.until_ms);
+		if (rc == BOOT_LISTED)
+			ret = EXIT_OK;
+		if (rc)
+			goto out;
+	}
+	if (verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
 	if (children && vo.nsubjects) {
 		rc = add_children(store, &vo.subjects, &vo.nsubjects, &owned);

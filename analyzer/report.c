@@ -451,24 +451,27 @@ int do_report(int argc, char **argv)
 {
 	static const char usage[] = "report [--db PATH] [--subject EXE]... "
 		"[--since T] [--until T]\n"
-		"       [--format html|text|json] [-o DIR|FILE]\n"
+		"       [--boot N|list] [--format html|text|json] [-o DIR|FILE]\n"
 		"  What was learned and what would be denied, per subject,\n"
 		"  with the loss counters. html: a page with charts in DIR\n"
 		"  (default vigil-report); text, json: to standard output,\n"
 		"  or to FILE with -o. T: ISO 8601 (UTC), now, recent,\n"
-		"  today, yesterday, this-week or boot.";
+		"  today, yesterday, this-week or boot. --boot N: the window\n"
+		"  of one boot (1 the oldest, 0 the latest, -1 the one\n"
+		"  before; list: the boots the records show).";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
+		{ "boot", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { .since_ms = LLONG_MIN, .until_ms = LLONG_MAX };
-	const char *dir = NULL, *format = "html";
+	const char *dir = NULL, *format = "html", *boot = NULL;
 	struct vigil_store *store = NULL;
 	struct verb_opts vo;
 	int c, rc, ret = EXIT_USAGE;
@@ -487,6 +490,9 @@ int do_report(int argc, char **argv)
 				      c == 'S' ? "since" : "until", optarg);
 				goto out;
 			}
+			break;
+		case 'b':
+			boot = optarg;
 			break;
 		case 'o':
 			dir = optarg;
@@ -515,9 +521,25 @@ int do_report(int argc, char **argv)
 		p_err("--since is after --until: the window is empty");
 		goto out;
 	}
+	if (boot && (r.since_ms != LLONG_MIN || r.until_ms != LLONG_MAX)) {
+		p_err("--boot and --since/--until exclude each other");
+		goto out;
+	}
 	r.subjects = vo.subjects;
-	if (open_store_existing(vigil_db_path(), &store) ||
-	    verb_subjects_known(store, vigil_db_path(), vo.subjects,
+	if (open_store_existing(vigil_db_path(), &store))
+		goto out;
+	if (boot) {
+		int64_t since, until;
+
+		rc = boot_window(store, vigil_db_path(), boot, &since, &until);
+		if (rc == BOOT_LISTED)
+			ret = EXIT_OK;
+		if (rc)
+			goto out;
+		r.since_ms = since;
+		r.until_ms = until;
+	}
+	if (verb_subjects_known(store, vigil_db_path(), vo.subjects,
 				vo.nsubjects))
 		goto out;
 	r.store = store;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * vigil analyzer: the SQLite store (store.c, store_report.c,
- * store_rules.c, store_trial.c): the only files that hold SQL. No logging
- * here: errors come back as -errno, vigil_store_errmsg says why.
+ * store_rules.c, store_trial.c, store_boots.c): the only files that hold
+ * SQL. No logging here: errors come back as -errno, vigil_store_errmsg
+ * says why.
  */
 #ifndef VIGIL_ANALYZER_STORE_H
 #define VIGIL_ANALYZER_STORE_H
@@ -168,6 +169,16 @@ int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
 			      int (*fn)(void *ctx, const char *child),
 			      void *ctx);
 void vigil_store_children_close(struct vigil_store_children *c);
+
+/* store_boots.c: the boots told apart in the records (one machine's). */
+struct vigil_store_boot {
+	int64_t first_ms, last_ms;	/* its first and last record */
+	uint64_t records;
+};
+/* All boots, oldest first, into a malloc'd array (*n may be 0). -EXDEV:
+ * the records come from more than one machine (node=). */
+int vigil_store_boots(struct vigil_store *s, struct vigil_store_boot **ret,
+		      size_t *n);
 
 /*
  * store_trial.c: the queries of vigil trial, each row to fn (strings

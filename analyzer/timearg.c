@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vigil analyzer: the time arguments of report and generate (--since,
- * --until).
+ * --until, --boot).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "rules.h"
+#include "store.h"
 #include "timearg.h"
+#include "util.h"
 
 /* ---- time arguments -------------------------------------------------------- */
 
@@ -92,3 +95,79 @@ int report_parse_time(const char *s, long long *ret_ms)
 	return 0;
 }
 
+
+/* ---- --boot ---------------------------------------------------------------- */
+
+/* "-2" .. "3": a boot number; 0 on success. */
+static int parse_boot_number(const char *s, long long *ret)
+{
+	char *end;
+
+	errno = 0;
+	*ret = strtoll(s, &end, 10);
+	return !*s || *end || errno ? -1 : 0;
+}
+
+static void boots_print(const char *db, const struct vigil_store_boot *v,
+			size_t n)
+{
+	char t1[32], t2[32];
+	size_t i;
+
+	printf("# %zu boot%s in %s, oldest first: NUMBER (and as counted "
+	       "from the latest) FIRST .. LAST RECORDS\n",
+	       n, n == 1 ? "" : "s", db);
+	for (i = 0; i < n; i++)
+		printf("%zu %lld %s .. %s %llu\n", i + 1,
+		       (long long)i - (long long)(n - 1),
+		       vigil_time_iso(v[i].first_ms / 1000, t1, sizeof(t1)),
+		       vigil_time_iso(v[i].last_ms / 1000, t2, sizeof(t2)),
+		       (unsigned long long)v[i].records);
+}
+
+int boot_window(struct vigil_store *s, const char *db, const char *arg,
+		int64_t *since_ms, int64_t *until_ms)
+{
+	struct vigil_store_boot *v = NULL;
+	long long k = 0;
+	size_t n = 0;
+	int rc;
+
+	if (strcmp(arg, "list") && parse_boot_number(arg, &k)) {
+		p_err("--boot: '%s' is not a boot number (1 the oldest, 0 the "
+		      "latest, -1 the one before) or 'list'", arg);
+		return BOOT_USAGE;
+	}
+	rc = vigil_store_boots(s, &v, &n);
+	if (rc == -EXDEV) {
+		p_err("--boot: %s holds the records of more than one machine "
+		      "(node=): their boots cannot be told apart; use "
+		      "--since/--until", db);
+		return BOOT_USAGE;
+	}
+	if (rc) {
+		p_err("%s: %s", db, rc == -EIO ? vigil_store_errmsg(s) :
+		      strerror(-rc));
+		return BOOT_ERROR;
+	}
+	if (!strcmp(arg, "list")) {
+		boots_print(db, v, n);
+		free(v);
+		return BOOT_LISTED;
+	}
+	if (k > 0 && (unsigned long long)k <= n) {
+		k -= 1;
+	} else if (k <= 0 && (unsigned long long)-k < n) {
+		k += (long long)n - 1;
+	} else {
+		p_err("--boot %s: %s holds %zu boot%s (1..%zu, or %lld..0; "
+		      "--boot list shows them)", arg, db, n, n == 1 ? "" : "s",
+		      n, -(long long)n + 1);
+		free(v);
+		return BOOT_USAGE;
+	}
+	*since_ms = v[k].first_ms;
+	*until_ms = v[k].last_ms;
+	free(v);
+	return 0;
+}

@@ -1,12 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* vigil analyzer: timearg.c: --since and --until values. */
+/* vigil analyzer: timearg.c: --since, --until and --boot values. */
 #ifndef VIGIL_ANALYZER_TIMEARG_H
 #define VIGIL_ANALYZER_TIMEARG_H
+
+#include <stdint.h>
 
 /*
  * A --since/--until value (ISO 8601 UTC, or now, recent,
  * today, yesterday, this-week, boot) as ms since the epoch: 0 or -EINVAL.
  */
 int report_parse_time(const char *s, long long *ret_ms);
+
+struct vigil_store;
+/*
+ * --boot ARG: the window of one boot of the machine in the records of
+ * store s (database path db, for messages): ARG 1 is the oldest, 0 the
+ * latest, -1 the one before (journalctl's numbering); "list" prints them
+ * all. 0 with *since_ms and *until_ms set to its first and last record,
+ * or a BOOT_* below, the error printed (p_err).
+ */
+enum { BOOT_LISTED = 1, BOOT_USAGE, BOOT_ERROR };
+int boot_window(struct vigil_store *s, const char *db, const char *arg,
+		int64_t *since_ms, int64_t *until_ms);
 
 #endif /* VIGIL_ANALYZER_TIMEARG_H */

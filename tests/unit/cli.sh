@@ -629,6 +629,44 @@ c_generate() {
 # /usr/sbin/uidsvc run by systemd as root, dropping to www-data (33), and
 # run again by uid 1000 with its own config; /usr/bin/userprog run by
 # users 1000 (busiest) and 1001.
+c_generate_boot() {
+	local db=$cw/boots.db p=$cw/boots.policy
+	rm -rf "$db"* "$cw/broot"
+	mkdir -p "$cw/broot"
+	# three boots: the serial and seq go back after a pause; inside the
+	# first, a record out of seq order (a slow open's, 3 s later) and two
+	# of one millisecond out of serial order stay in their boot
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-boots.log
+	expect_rc 0 "$VIGIL" --db "$db" generate --boot list
+	[ "$(grep -v '^#' "$cw/o")" = "1 -2 2026-12-03T09:26:41Z .. 2026-12-03T09:26:46Z 5
+2 -1 2026-12-03T09:28:20Z .. 2026-12-03T09:28:20Z 2
+3 0 2026-12-03T09:30:00Z .. 2026-12-03T09:30:00Z 1" ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/broot" --boot 1 -o "$p"
+	grep -q 'first.conf' "$p"
+	grep -q 'after-slow' "$p"
+	grep -q 'same-ms' "$p"
+	! grep -q 'second.conf\|third.conf' "$p"
+	grep -q '^# made from: learned records, since 2026-12-03T09:26:41Z, until 2026-12-03T09:26:46Z' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/broot" --boot -1 -o "$p"
+	[ "$(grep -c '^	file' "$p")" = 2 ]
+	grep -q 'second.conf' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/broot" --boot 0 -o "$p"
+	[ "$(grep '^	file' "$p")" = "	file r /etc/bootsvc/third.conf" ]
+	# errors name the value and what is there
+	expect_rc 2 "$VIGIL" --db "$db" generate --boot 4
+	grep -q '^vigil: generate: --boot 4: .* holds 3 boots (1..3, or -2..0; --boot list shows them)$' "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --boot -3
+	expect_rc 2 "$VIGIL" --db "$db" generate --boot 1x
+	grep -q "is not a boot number" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --boot 1 --since today
+	grep -q 'exclude each other' "$cw/e"
+	# report: the same windows
+	expect_rc 0 "$VIGIL" --db "$db" report --boot -1 --format json
+	grep -q '^{"version":1,"first_ms":1796290100000,"last_ms":1796290100500,"records":2,' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" report --boot list
+	[ "$(grep -vc '^#' "$cw/o")" = 3 ]
+}
+
 c_generate_uids() {
 	local db=$cw/uids.db p=$cw/uids.policy
 	rm -rf "$db"* "$cw/uroot" "$cw/uaa" "$cw/uaa0"
@@ -1079,6 +1117,7 @@ t_cli "load validates before writing" c_load
 t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
+t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
