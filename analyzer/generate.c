@@ -232,6 +232,8 @@ int do_generate(int argc, char **argv)
 			ret = EXIT_OK;
 		if (rc)
 			goto out;
+		if (ro.until_ms == INT64_MAX)	/* the latest boot */
+			ro.until_ms = 0;
 	}
 	if (verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;

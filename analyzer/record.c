@@ -376,3 +376,41 @@ void vigil_record_free(struct vigil_record *r)
 	r->mem = NULL;
 	r->cap = r->used = 0;
 }
+
+/*
+ * The value of field key="..." (or key=HEX, decoded for name and profile)
+ * in the text of an audit record, malloc'd, or NULL.
+ */
+char *audit_field(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = text, *e;
+	char *v;
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == ' ') && p[kl] == '=')
+			break;
+		p += kl;
+	}
+	if (!p)
+		return NULL;
+	p += kl + 1;
+	if (*p == '"') {
+		e = strchr(++p, '"');
+		return e ? strndup(p, e - p) : NULL;
+	}
+	for (e = p; *e && *e != ' ' && *e != '\x1d'; e++)
+		;
+	v = strndup(p, e - p);
+	/* an unquoted value is hex (a path with a space or a quote) */
+	if (v && *v && (!strcmp(key, "name") || !strcmp(key, "profile"))) {
+		char *d = malloc(strlen(v) + 1);
+
+		if (d && !audit_value_decode(v, d)) {
+			free(v);
+			return d;
+		}
+		free(d);
+	}
+	return v;
+}

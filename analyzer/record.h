@@ -50,6 +50,9 @@ void vigil_record_free(struct vigil_record *r);
  * out (at least strlen(val) + 1 bytes). Return 0, 1 for "?", -EINVAL.
  */
 int audit_value_decode(const char *val, char *out);
+/* The value of field key in the text of an audit record (key="..." or
+ * key=HEX, decoded for name and profile), malloc'd; NULL when absent. */
+char *audit_field(const char *text, const char *key);
 /* Is op a file-class op (object is path=)? */
 bool vigil_op_is_file(const char *op);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "intern.h"
+#include "record.h"
 #include "report.h"
 #include "rules.h"
 #include "vigil.h"
@@ -336,6 +337,94 @@ static void seq_gaps_scanned(struct report *r)
 		r->seq_gaps = (n ? seq[n - 1] : 0) - (long long)distinct;
 }
 
+/* An AppArmor record's profile belongs to a named subject: its own
+ * profile or one of its children's (PROFILE//CHILD). */
+static bool aa_profile_named(const struct report *r, const char *prof)
+{
+	size_t i, l;
+
+	if (!r->nsubjects)
+		return true;
+	for (i = 0; i < r->nsubjects; i++) {
+		l = strlen(r->subjects[i]);
+		if (!strncmp(prof, r->subjects[i], l) &&
+		    (!prof[l] || !strncmp(prof + l, "//", 2)))
+			return true;
+	}
+	return false;
+}
+
+static int aa_one(void *ctx, const char *text)
+{
+	struct report *r = ctx;
+	char *verdict = audit_field(text, "apparmor");
+	char *prof = audit_field(text, "profile");
+	char *op = audit_field(text, "operation");
+	char *name = audit_field(text, "name");
+	char *cap = audit_field(text, "capname");
+	char *fam = audit_field(text, "family");
+	char *mask = audit_field(text, "requested_mask");
+	char *key = NULL;
+	uint32_t id;
+	int rc = 0, len, added;
+
+	if (!verdict || !prof || !aa_profile_named(r, prof))
+		goto out;
+	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
+		       op ? op : "?",
+		       name ? name : cap ? cap : fam ? fam : "?",
+		       mask ? mask : "");
+	if (len < 0) {
+		key = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = strtab_intern(&r->aa_keys, key, (size_t)len, &id);
+	if (rc < 0)
+		goto out;
+	added = rc;
+	rc = grow_array((void **)&r->aa_count, &r->aa_cap, id + 1,
+			sizeof(*r->aa_count));
+	if (rc)
+		goto out;
+	if (added)	/* grow_array leaves it unset */
+		r->aa_count[id] = 0;
+	r->aa_count[id]++;
+	if (!strcmp(verdict, "ALLOWED"))
+		r->aa_allowed++;
+	else
+		r->aa_denied++;
+out:
+	free(verdict);
+	free(prof);
+	free(op);
+	free(name);
+	free(cap);
+	free(fam);
+	free(mask);
+	free(key);
+	return rc;
+}
+
+/* AppArmor's records of the window: counts and the most frequent. */
+static int load_apparmor(struct report *r)
+{
+	size_t i;
+	int rc;
+
+	rc = vigil_store_apparmor_window(r->store, r->since_ms, r->until_ms,
+					 aa_one, r);
+	if (rc) {
+		p_err("%s", rc == -EIO ? vigil_store_errmsg(r->store) :
+		      strerror(-rc));
+		return rc;
+	}
+	for (i = 0; i < r->aa_keys.n; i++)
+		top_offer(r->top_aa, &r->ntop_aa, r->aa_keys.names[i],
+			  r->aa_count[i]);
+	return 0;
+}
+
 static int load(struct report *r)
 {
 	const struct vigil_store_window w = {
@@ -404,6 +493,9 @@ static int load(struct report *r)
 		}
 		r->snap_lost = r->snap_missing - r->snap_later;
 	}
+	rc = load_apparmor(r);
+	if (rc)
+		return rc;
 	r->seq_gaps = -1;
 	if (!r->whole)
 		return seq_gaps_sql(r);
@@ -441,6 +533,8 @@ static void report_free(struct report *r)
 	strtab_free(&r->opaccs);
 	strtab_free(&r->rpat);
 	free(r->rpat_first);
+	strtab_free(&r->aa_keys);
+	free(r->aa_count);
 	pairset_free(&r->tuples);
 	rows_free(&r->rows);
 	free(r->first_node);

@@ -123,6 +123,13 @@ struct vigil_store_seq_counts {
 };
 int vigil_store_seq_counts(struct vigil_store *s,
 			   struct vigil_store_seq_counts *ret);
+/* AppArmor's ALLOWED and DENIED records of [since_ms, until_ms], by time,
+ * their text to fn (valid during the call): 0, fn's non-zero return, or
+ * -EIO. */
+int vigil_store_apparmor_window(struct vigil_store *s, int64_t since_ms,
+				int64_t until_ms,
+				int (*fn)(void *ctx, const char *text),
+				void *ctx);
 
 /* store_rules.c: the queries of the rule model and of vigil generate. */
 /* Which observations: see struct vigil_rules_opts (rules.h). */

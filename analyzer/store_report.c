@@ -128,3 +128,29 @@ int vigil_store_seq_counts(struct vigil_store *s,
 		};
 	return rc;
 }
+
+int vigil_store_apparmor_window(struct vigil_store *s, int64_t since_ms,
+				int64_t until_ms,
+				int (*fn)(void *ctx, const char *text),
+				void *ctx)
+{
+	static const char sql[] =
+		"SELECT text FROM foreign_records WHERE kind = 'apparmor' "
+		"AND time_ms >= ?1 AND time_ms <= ?2 "
+		"AND (text LIKE '%apparmor=\"ALLOWED\"%' "
+		" OR text LIKE '%apparmor=\"DENIED\"%') "
+		"ORDER BY time_ms, serial";
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, since_ms);
+	sqlite3_bind_int64(st, 2, until_ms);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, store_col_text(st, 0));
+	if (!rc && step != SQLITE_DONE)
+		rc = -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -166,8 +166,11 @@ int boot_window(struct vigil_store *s, const char *db, const char *arg,
 		free(v);
 		return BOOT_USAGE;
 	}
-	*since_ms = v[k].first_ms;
-	*until_ms = v[k].last_ms;
+	/* From the end of the boot before (what came between two boots'
+	 * records, such as another module's records, is the later boot's)
+	 * to the start of the next; the latest has no end. */
+	*since_ms = k ? v[k - 1].last_ms + 1 : v[k].first_ms;
+	*until_ms = (size_t)k + 1 < n ? v[k + 1].first_ms - 1 : INT64_MAX;
 	free(v);
 	return 0;
 }

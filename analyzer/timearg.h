@@ -16,8 +16,10 @@ struct vigil_store;
  * --boot ARG: the window of one boot of the machine in the records of
  * store s (database path db, for messages): ARG 1 is the oldest, 0 the
  * latest, -1 the one before (journalctl's numbering); "list" prints them
- * all. 0 with *since_ms and *until_ms set to its first and last record,
- * or a BOOT_* below, the error printed (p_err).
+ * all. 0 with [*since_ms, *until_ms] set to the boot's window: from just
+ * after the boot before's last record (the first boot: its own first) to
+ * just before the next boot's first (the latest: INT64_MAX), or a BOOT_*
+ * below, the error printed (p_err).
  */
 enum { BOOT_LISTED = 1, BOOT_USAGE, BOOT_ERROR };
 int boot_window(struct vigil_store *s, const char *db, const char *arg,

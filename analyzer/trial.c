@@ -165,41 +165,6 @@ static int state_read(const char *dir, struct state *s)
 	return rc;
 }
 
-/* The value of field key="..." (or key=HEX) in an audit record, or NULL. */
-static char *field(const char *text, const char *key)
-{
-	size_t kl = strlen(key);
-	const char *p = text, *e;
-	char *v;
-
-	while ((p = strstr(p, key))) {
-		if ((p == text || p[-1] == ' ') && p[kl] == '=')
-			break;
-		p += kl;
-	}
-	if (!p)
-		return NULL;
-	p += kl + 1;
-	if (*p == '"') {
-		e = strchr(++p, '"');
-		return e ? strndup(p, e - p) : NULL;
-	}
-	for (e = p; *e && *e != ' ' && *e != '\x1d'; e++)
-		;
-	v = strndup(p, e - p);
-	/* an unquoted value is hex (a path with a space or a quote) */
-	if (v && *v && (!strcmp(key, "name") || !strcmp(key, "profile"))) {
-		char *d = malloc(strlen(v) + 1);
-
-		if (d && !audit_value_decode(v, d)) {
-			free(v);
-			return d;
-		}
-		free(d);
-	}
-	return v;
-}
-
 static bool loaded(const struct state *s, const char *profile)
 {
 	size_t i;
@@ -229,12 +194,12 @@ static void aa_header(struct trial_seen *t)
 static int aa_row(void *ctx, const char *text)
 {
 	struct trial_seen *t = ctx;
-	char *prof = field(text, "profile");
-	char *op = field(text, "operation");
-	char *name = field(text, "name");
-	char *cap = field(text, "capname");
-	char *fam = field(text, "family");
-	char *mask = field(text, "requested_mask");
+	char *prof = audit_field(text, "profile");
+	char *op = audit_field(text, "operation");
+	char *name = audit_field(text, "name");
+	char *cap = audit_field(text, "capname");
+	char *fam = audit_field(text, "family");
+	char *mask = audit_field(text, "requested_mask");
 	size_t before = t->notes.n;
 	int rc = 0;
 

@@ -450,10 +450,10 @@ t15_export_dir_slash() {
 	mkdir "$cw/slash"
 	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor -o "$cw/slash/"
 	[ -s "$cw/o" ]
-	! grep -q '//' "$cw/o"
+	not grep -q '//' "$cw/o"
 	grep -q "^$cw/slash/usr.bin.cat\$" "$cw/o"
 	expect_rc 0 "$VIGIL" --db "$db" export --to landlock -o "$cw/slash///"
-	! grep -q '//' "$cw/o"
+	not grep -q '//' "$cw/o"
 	while read -r f; do [ -s "$f" ]; done < "$cw/o"
 }
 

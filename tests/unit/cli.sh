@@ -27,6 +27,14 @@ t_cli() {
 }
 
 # expect_rc RC CMD...: CMD must exit RC (its output in $cw/o, $cw/e).
+# not CMD...: fails when CMD succeeds. A test body runs under set -e, which
+# ignores a command negated with "!": "! grep -q X F" could never fail.
+not() {
+	if "$@"; then
+		return 1
+	fi
+}
+
 expect_rc() {
 	local want=$1 rc=0
 	shift
@@ -596,7 +604,7 @@ c_generate() {
 	expect_rc 0 "$VIGIL" load --dump "$cw/gen3.policy"
 	# a trial's would-deny records (the /etc/shadow read) are rules only
 	# when asked
-	! grep -q '^	file r /etc/shadow$' "$cw/gen1.policy"
+	not grep -q '^	file r /etc/shadow$' "$cw/gen1.policy"
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/groot" \
 		--include-would-deny -o "$cw/gen4.policy"
 	grep -q '^	file r /etc/shadow$' "$cw/gen4.policy"
@@ -645,8 +653,9 @@ c_generate_boot() {
 	grep -q 'first.conf' "$p"
 	grep -q 'after-slow' "$p"
 	grep -q 'same-ms' "$p"
-	! grep -q 'second.conf\|third.conf' "$p"
-	grep -q '^# made from: learned records, since 2026-12-03T09:26:41Z, until 2026-12-03T09:26:46Z' "$p"
+	not grep -q 'second.conf\|third.conf' "$p"
+	# a boot's window runs to the next boot's first record
+	grep -q '^# made from: learned records, since 2026-12-03T09:26:41Z, until 2026-12-03T09:28:19Z' "$p"
 	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/broot" --boot -1 -o "$p"
 	[ "$(grep -c '^	file' "$p")" = 2 ]
 	grep -q 'second.conf' "$p"
@@ -665,6 +674,35 @@ c_generate_boot() {
 	grep -q '^{"version":1,"first_ms":1796290100000,"last_ms":1796290100500,"records":2,' "$cw/o"
 	expect_rc 0 "$VIGIL" --db "$db" report --boot list
 	[ "$(grep -vc '^#' "$cw/o")" = 3 ]
+}
+
+c_report_apparmor() {
+	local db=$cw/aa.db
+	rm -rf "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-boots.log $fx/apparmor-trial.log
+	# text: AppArmor's records beside vigil's, distinct ones counted
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	grep -q '^AppArmor in the window: 5 ALLOWED (complain mode: what it would have denied), 1 DENIED:$' "$cw/o"
+	grep -Eq '^  ALLOWED /usr/sbin/bootsvc: open /etc/bootsvc/extra.conf \(r\) +2$' "$cw/o"
+	grep -Eq '^  ALLOWED /usr/sbin/bootsvc: capable net_admin +1$' "$cw/o"
+	grep -Eq '^  DENIED /usr/sbin/bootsvc: open /etc/shadow \(r\) +1$' "$cw/o"
+	# --subject: its profile and its children's (PROFILE//CHILD) only
+	expect_rc 0 "$VIGIL" --db "$db" report --format text --subject /usr/sbin/bootsvc
+	grep -q '^AppArmor in the window: 4 ALLOWED (complain mode: what it would have denied), 1 DENIED:$' "$cw/o"
+	grep -Eq '^  ALLOWED /usr/sbin/bootsvc//null-/usr/bin/rm: exec /usr/bin/rm \(x\) +1$' "$cw/o"
+	not grep -q other.conf "$cw/o"
+	# a window: the latest boot runs to now, so the DENIED after its
+	# last vigil record is in it
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 0
+	jq -e '.apparmor == {"allowed":0,"denied":1,"top":[{"verdict":"DENIED","profile":"/usr/sbin/bootsvc","operation":"open","object":"/etc/shadow","mask":"r","records":1}]}' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 1
+	jq -e '.apparmor == {"allowed":0,"denied":0,"top":[]}' "$cw/o" > /dev/null
+	# no AppArmor record: no section in the text
+	expect_rc 0 "$VIGIL" --db "$db" report --format text --boot 1
+	not grep -q AppArmor "$cw/o"
+	# html: the same table
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$cw/aarep"
+	grep -q '<tr><td>DENIED</td><td>/usr/sbin/bootsvc</td><td>open</td><td>/etc/shadow</td><td>r</td><td class="n">1</td></tr>' "$cw/aarep/index.html"
 }
 
 c_generate_uids() {
@@ -695,8 +733,8 @@ c_generate_uids() {
 	# --uid (a number and a name): rules seen only under other uids are
 	# gone, the others list only these uids, nothing is flagged
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --uid 0,www-data -o "$p"
-	! grep -q FLAG "$p"
-	! grep -q 'evil.conf\|loot\|bob-only\|userprog\|/usr/bin/bash' "$p"
+	not grep -q FLAG "$p"
+	not grep -q 'evil.conf\|loot\|bob-only\|userprog\|/usr/bin/bash' "$p"
 	[ "$(uids_of 'file r /etc/uidsvc.conf')" = "0, 33" ]
 	[ "$(uids_of 'file r /usr/lib/x86_64-linux-gnu/libc.so\*')" = "0" ]
 	grep -q '; only uids 0,33$' "$p"
@@ -704,8 +742,8 @@ c_generate_uids() {
 	# repeated --uid adds up; the attacker's view alone has no flag
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --uid 1000 --uid 1001 -o "$p"
 	grep -q '^	file r /home/\*/evil.conf$' "$p"
-	! grep -q FLAG "$p"
-	! grep -q '^	file a /var/log/uidsvc/access.log$' "$p"
+	not grep -q FLAG "$p"
+	not grep -q '^	file a /var/log/uidsvc/access.log$' "$p"
 	# bad values: named, exit 2, nothing written
 	rm -f "$p"
 	expect_rc 2 "$VIGIL" --db "$db" generate --uid nosuchuser-vigil -o "$p"
@@ -724,7 +762,7 @@ c_generate_uids() {
 	grep -q '^# FLAG: 2 rules of /usr/sbin/uidsvc seen only under uids it never ran as (0, 33), review them: file /home/\*/evil.conf (uid 1000) file /home/\*/loot (uid 1000)$' "$cw/uaa/usr.sbin.uidsvc"
 	grep -q 'evil.conf' "$cw/uaa/usr.sbin.uidsvc"
 	expect_rc 0 "$VIGIL" --db "$db" export --to apparmor --uid root,33 -o "$cw/uaa0"
-	! grep -q 'evil.conf\|loot\|FLAG' "$cw/uaa0/usr.sbin.uidsvc"
+	not grep -q 'evil.conf\|loot\|FLAG' "$cw/uaa0/usr.sbin.uidsvc"
 	grep -q '"/etc/uidsvc.conf{,/}" r,' "$cw/uaa0/usr.sbin.uidsvc"
 	[ ! -e "$cw/uaa0/usr.bin.userprog" ]
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor --uid nosuchuser-vigil -o "$cw/uaa0"
@@ -736,7 +774,7 @@ c_generate_uids() {
 	grep -q '^	file r /home/mallory/evil.conf	# count 1, .*; uid 1000; FLAG: never a uid this subject ran as$' "$cw/o"
 	grep -q '^	file a /var/log/uidsvc/access.log	# count 1, .*; uid 33$' "$cw/o"
 	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/uidsvc --uid 1000 "$cw/u.pol"
-	! grep -q 'access.log' "$cw/o"
+	not grep -q 'access.log' "$cw/o"
 	grep -q '^3 needed but missing, 0 allowed but never used$' "$cw/o"
 	expect_rc 2 "$VIGIL" --db "$db" diff --uid x,y "$cw/u.pol"
 }
@@ -852,7 +890,7 @@ c_export_candidate() {
 	# the reviewer swaps cat's /etc/hostname read for a state file
 	sed -e '/^subject \/usr\/bin\/cat {/,/^}/{s|^\tfile r /etc/hostname$|\tfile rw /var/lib/hand-edit/state|}' \
 		"$d/gen.policy" > "$d/edited.policy"
-	! cmp -s "$d/gen.policy" "$d/edited.policy"
+	not cmp -s "$d/gen.policy" "$d/edited.policy"
 	for t in apparmor selinux landlock tomoyo systemd; do
 		expect_rc 0 "$VIGIL" --db "$db" export --to $t \
 			--subject /usr/bin/cat -o "$d/$t" "$d/edited.policy"
@@ -862,22 +900,22 @@ c_export_candidate() {
 	done
 	f=$d/apparmor/usr.bin.cat
 	grep -q '^  "/var/lib/hand-edit/state" rw,$' "$f"
-	! grep -q hostname "$f"
+	not grep -q hostname "$f"
 	grep -q 'from the candidate policy .*edited.policy; evidence from' "$f"
 	apparmor_parser -QK "$f"
 	f=$d/landlock/usr.bin.cat.landlock.json
 	jq -e '.pathBeneath[] | select(.parent[] == "/var/lib/hand-edit/state")' "$f" > /dev/null
-	! grep -q hostname "$f"
+	not grep -q hostname "$f"
 	f=$d/tomoyo/tomoyo-domain_policy.conf
 	grep -q '^file write /var/lib/hand-edit/state$' "$f"
-	! grep -q hostname "$f"
+	not grep -q hostname "$f"
 	tomoyo-checkpolicy d < "$f"
 	f=$d/systemd/vigil-usr.bin.cat.conf
 	grep -q '^ReadWritePaths=/var/lib$' "$f"
-	! grep -q '^ReadWritePaths=' "$d/gen-systemd/vigil-usr.bin.cat.conf"
+	not grep -q '^ReadWritePaths=' "$d/gen-systemd/vigil-usr.bin.cat.conf"
 	f=$d/selinux/vigil_usr_bin_cat.te
 	grep -q 'var_lib_t:file { append getattr open read write };' "$f"
-	! grep -q 'var_lib_t' "$d/gen-selinux/vigil_usr_bin_cat.te"
+	not grep -q 'var_lib_t' "$d/gen-selinux/vigil_usr_bin_cat.te"
 	checkmodule -M -m -o "${f%.te}.mod" "$f" > /dev/null
 	# the generated candidate exports what the shortcut does (the
 	# headers and the comments of generalised rules aside)
@@ -1118,6 +1156,7 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
+t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
