@@ -18,13 +18,21 @@ kb0=$(cat $VIGIL_FS/table_kb)
 lost0=$(( $(vigil_stat records.lost) + $(audit_lost) ))
 echo 8192 > $VIGIL_FS/table_kb
 # 6000 first sightings: a burst of 1000 recorded, the rest held (pinned).
+t0=$(date +%s)
 t_ok "nobody makes and removes 3000 new folders" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$probe" mkdirs $d/u 3000
+el=$(( $(date +%s) - t0 + 1 ))
 # Every record of the burst is in the logs once a later one is.
 t_ok "a sentinel record after nobody's folders reached the log" vigil_sentinel /usr/bin/cat 120
 t_is "none of nobody's tuples was dropped" "$(vigil_stat uid.65534.dropped)" 0
 held=$(vigil_stat uid.65534.held)
-t_ok "most were held back ($held)" test "${held:-0}" -gt 3000
+# An unprivileged uid may emit 1000 records at once, then 100 a second
+# (VIGIL_UID_BURST, VIGIL_UID_RATE): what went over that was held back.
+# Most of the 6000 on a normal kernel (CI: 4839 in ~10 s); a debug kernel
+# (KASAN, lockdep) under TCG emits them slower than the refill: none.
+over=$(( 6000 - 1000 - 100 * el ))
+t_ok "held back what went over nobody's budget ($held >= 6000 - 1000 - 100/s x $el s)" \
+	test "${held:-0}" -ge "$over"
 # nobody's tuples without a record in the log were pinned: each read once.
 vigil_lines "uid=65534 .* path=\"$d/u/d[0-9]+\"" |
 	grep -oE 'op=(mkdir|rmdir) .*path="[^"]*"' |
@@ -65,7 +73,12 @@ t_ok "root's flood evicted tuples ($(vigil_stat table.evictions))" \
 comm -23 $d/all $d/recorded > $d/pinned
 awk -v uid=65534 '$8 == uid && ($3 == "mkdir" || $3 == "rmdir") { print $3, $NF }' $d/read.out |
 	sort | uniq -c | awk '{ print $2, $3, $1 }' > $d/read.count
-t_ok "pinned tuples to check ($(wc -l < $d/pinned))" test "$(wc -l < $d/pinned)" -gt 3000
+if [ "${held:-0}" -ge 1000 ]; then
+	t_ok "pinned tuples to check ($(wc -l < $d/pinned), >= the $held held back)" \
+		test "$(wc -l < $d/pinned)" -ge "$held"
+else
+	t_skip "pinned tuples to check" "only $held held back: nobody's records came slower than the refill ($el s)"
+fi
 t_is "every pinned tuple was read exactly once" \
 	"$(awk 'NR == FNR { c[$1 " " $2] = $3; next } c[$0] != 1' $d/read.count $d/pinned | wc -l)" 0
 t_is "no tuple was read twice" \
