@@ -12,6 +12,7 @@
 
 #include "rules.h"
 #include "export.h"
+#include "export/driver.h"
 #include "candidate.h"
 
 static void min_max(int64_t *first, int64_t *last, int64_t f, int64_t l)

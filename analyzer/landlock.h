@@ -83,4 +83,8 @@ extern const unsigned int vl_nr_scope_names;
 int vigil_landlock_check(const char *text, size_t len, char *err,
 			 size_t errlen);
 
+/* The running kernel's Landlock ABI, or 0 when it has none
+ * (export/landlock.c). */
+int landlock_abi_version(void);
+
 #endif /* VIGIL_ANALYZER_LANDLOCK_H */

@@ -26,6 +26,7 @@
 #include "record.h"
 #include "store.h"
 #include "export.h"
+#include "export/driver.h"
 #include "rules.h"
 
 #define STATE_FILE "trial.state"

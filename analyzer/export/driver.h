@@ -10,10 +10,40 @@
 #define VIGIL_ANALYZER_EXPORT_DRIVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "export.h"
 #include "rules.h"
+
+/* Things a target cannot express, listed in the file's header. */
+struct export_notes {
+	char **v;
+	size_t n;
+};
+/* Add a note (printf format), unless it is there. 0 or -ENOMEM. */
+int note_add(struct export_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void notes_free(struct export_notes *n);
+
+/*
+ * A file name for a subject: the exe path without its leading '/', '/'
+ * as '.', other bytes outside [A-Za-z0-9._+-] as '_' ("usr.bin.demo").
+ */
+char *export_subject_name(const char *exe);
+
+/* The subject of rs whose exe is exe, or NULL. */
+const struct vigil_subject_rules *
+export_find_subject(const struct vigil_ruleset *rs, const char *exe);
+
+/*
+ * Which subjects run under which: (*ret)[i * n + j] is true when the
+ * processes of subject j run with the rules of subject i (i itself, and
+ * the children i execs, transitively; rules.c lists the children). The
+ * exporters whose children inherit the parent's confinement (AppArmor ix,
+ * Landlock, TOMOYO without a domain transition...) include those rules.
+ */
+int export_reach(const struct vigil_ruleset *rs, bool **ret);
 
 struct export_ctx;
 
