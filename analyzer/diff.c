@@ -4,7 +4,9 @@
  * need that the policy lacks, what the policy allows that was never used.
  * The shared parser validates the policy and decides what it allows; the
  * rules themselves are listed by re-reading its text (the parser keeps no
- * line numbers), each rule's glob compiled with match.h.
+ * line numbers), each rule's glob compiled with match.h. After them,
+ * AppArmor's ALLOWED and DENIED records for the compared subjects'
+ * profiles: what the target's own trial says this policy still lacks.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +16,8 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "intern.h"
+#include "record.h"
 #include "store.h"
 #include "rules.h"
 #include "policy.h"
@@ -332,6 +336,106 @@ static int compare(const struct vigil_ruleset *rs,
 	return 0;
 }
 
+/* AppArmor's records (whole database) of the compared subjects. */
+struct aa_diff {
+	const struct vigil_ruleset *rs;
+	struct strtab keys;	/* VERDICT\tPROFILE\tOP\tOBJECT\tMASK */
+	unsigned long long *count;
+	size_t cap;
+	unsigned long long allowed, denied;
+};
+
+static int aa_diff_one(void *ctx, const char *text)
+{
+	struct aa_diff *a = ctx;
+	char *verdict = audit_field(text, "apparmor");
+	char *prof = audit_field(text, "profile");
+	char *op = audit_field(text, "operation");
+	char *name = audit_field(text, "name");
+	char *cap = audit_field(text, "capname");
+	char *fam = audit_field(text, "family");
+	char *mask = audit_field(text, "requested_mask");
+	char *key = NULL;
+	bool ours = false;
+	uint32_t id;
+	size_t i;
+	int rc = 0, len;
+
+	for (i = 0; verdict && prof && !ours && i < a->rs->nsubjects; i++)
+		ours = aa_profile_of(prof, a->rs->subjects[i].exe);
+	if (!ours)
+		goto out;
+	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
+		       op ? op : "?",
+		       name ? name : cap ? cap : fam ? fam : "?",
+		       mask ? mask : "");
+	if (len < 0) {
+		key = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = strtab_intern(&a->keys, key, (size_t)len, &id);
+	if (rc < 0)
+		goto out;
+	if (rc) {
+		rc = grow_array((void **)&a->count, &a->cap, id + 1,
+				sizeof(*a->count));
+		if (rc)
+			goto out;
+		a->count[id] = 0;
+	}
+	rc = 0;
+	a->count[id]++;
+	if (!strcmp(verdict, "ALLOWED"))
+		a->allowed++;
+	else
+		a->denied++;
+out:
+	free(verdict);
+	free(prof);
+	free(op);
+	free(name);
+	free(cap);
+	free(fam);
+	free(mask);
+	free(key);
+	return rc;
+}
+
+/* Print the AppArmor section (nothing when there is no record), in the
+ * order first seen. 0 or -errno (-EIO: the store's message). */
+static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
+			 FILE *f)
+{
+	size_t i;
+	int rc;
+
+	rc = vigil_store_apparmor_window(store, INT64_MIN, INT64_MAX,
+					 aa_diff_one, a);
+	if (rc || !a->keys.n)
+		return rc;
+	fprintf(f, "AppArmor (whole database): %llu ALLOWED (complain mode: "
+		"what it would have denied), %llu DENIED:\n", a->allowed,
+		a->denied);
+	for (i = 0; i < a->keys.n; i++) {
+		const char *v[5];
+		char *p = a->keys.names[i];
+		int k;
+
+		/* the key's fields, cut in place (it is not looked up again) */
+		for (k = 0; k < 5; k++) {
+			v[k] = p ? p : "";
+			p = p ? strchr(p, '\t') : NULL;
+			if (p)
+				*p++ = '\0';
+		}
+		fprintf(f, "\t%s %s: %s %s%s%s%s\t# count %llu\n", v[0], v[1],
+			v[2], v[3], *v[4] ? " (" : "", v[4], *v[4] ? ")" : "",
+			a->count[i]);
+	}
+	return 0;
+}
+
 int do_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -346,13 +450,19 @@ int do_diff(int argc, char **argv)
 		"     POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
-		"  they differ, 0 when they agree). --uid: only observations\n"
-		"  under these uids (numbers or user names).";
+		"  they differ, 0 when they agree). Then AppArmor's ALLOWED\n"
+		"  (complain mode) and DENIED records for the compared\n"
+		"  subjects' profiles (EXE or EXE//CHILD), whole database:\n"
+		"  any of them also means exit 1, the target would deny what\n"
+		"  the trial did. --uid: only observations under these uids\n"
+		"  (numbers or user names; AppArmor's records are not\n"
+		"  filtered by uid).";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	struct ptext pt = { 0 };
+	struct aa_diff aa = { .rs = &rs };
 	const char *file, *db;
 	char *text = NULL;
 	size_t len, nmiss = 0, nunused = 0;
@@ -414,14 +524,25 @@ int do_diff(int argc, char **argv)
 		      file);
 		goto out;
 	}
-	printf("%zu needed but missing, %zu allowed but never used\n", nmiss,
+	rc = aa_diff_print(store, &aa, stdout);
+	if (rc) {
+		p_err("%s: %s", db,
+		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
+		goto out;
+	}
+	printf("%zu needed but missing, %zu allowed but never used", nmiss,
 	       nunused);
+	if (aa.keys.n)
+		printf(", %llu AppArmor records", aa.allowed + aa.denied);
+	putchar('\n');
 	if (fflush(stdout)) {
 		p_err("stdout: %s", strerror(errno));
 		goto out;
 	}
-	ret = nmiss || nunused ? EXIT_FINDING : EXIT_OK;
+	ret = nmiss || nunused || aa.keys.n ? EXIT_FINDING : EXIT_OK;
 out:
+	strtab_free(&aa.keys);
+	free(aa.count);
 	ptext_free(&pt);
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&rs);

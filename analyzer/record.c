@@ -414,3 +414,13 @@ char *audit_field(const char *text, const char *key)
 	}
 	return v;
 }
+
+/* Is an AppArmor record's profile the one of the program exe or one of
+ * its children's (PROFILE//CHILD)? */
+bool aa_profile_of(const char *prof, const char *exe)
+{
+	size_t l = strlen(exe);
+
+	return !strncmp(prof, exe, l) &&
+	       (!prof[l] || !strncmp(prof + l, "//", 2));
+}

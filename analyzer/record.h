@@ -53,6 +53,9 @@ int audit_value_decode(const char *val, char *out);
 /* The value of field key in the text of an audit record (key="..." or
  * key=HEX, decoded for name and profile), malloc'd; NULL when absent. */
 char *audit_field(const char *text, const char *key);
+/* Is an AppArmor record's profile the program exe's own, or one of its
+ * children's (PROFILE//CHILD)? What report and diff keep. */
+bool aa_profile_of(const char *prof, const char *exe);
 /* Is op a file-class op (object is path=)? */
 bool vigil_op_is_file(const char *op);
 

@@ -341,16 +341,13 @@ static void seq_gaps_scanned(struct report *r)
  * profile or one of its children's (PROFILE//CHILD). */
 static bool aa_profile_named(const struct report *r, const char *prof)
 {
-	size_t i, l;
+	size_t i;
 
 	if (!r->nsubjects)
 		return true;
-	for (i = 0; i < r->nsubjects; i++) {
-		l = strlen(r->subjects[i]);
-		if (!strncmp(prof, r->subjects[i], l) &&
-		    (!prof[l] || !strncmp(prof + l, "//", 2)))
+	for (i = 0; i < r->nsubjects; i++)
+		if (aa_profile_of(prof, r->subjects[i]))
 			return true;
-	}
 	return false;
 }
 

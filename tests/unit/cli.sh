@@ -705,6 +705,39 @@ c_report_apparmor() {
 	grep -q '<tr><td>DENIED</td><td>/usr/sbin/bootsvc</td><td>open</td><td>/etc/shadow</td><td>r</td><td class="n">1</td></tr>' "$cw/aarep/index.html"
 }
 
+c_diff_apparmor() {
+	local db=$cw/aadiff.db db0=$cw/aadiff0.db p=$cw/aadiff.policy
+	rm -rf "$db"* "$db0"* "$cw/aaroot"
+	mkdir -p "$cw/aaroot"
+	expect_rc 0 "$VIGIL" --db "$db0" ingest $fx/vigil-boots.log
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-boots.log $fx/apparmor-trial.log
+	expect_rc 0 "$VIGIL" --db "$db0" generate --root "$cw/aaroot" -o "$p"
+	# no AppArmor record: the output of diff as it always was
+	expect_rc 0 "$VIGIL" --db "$db0" diff "$p"
+	[ "$(cat "$cw/o")" = "0 needed but missing, 0 allowed but never used" ]
+	# the same policy and observations, with AppArmor's trial of it:
+	# they differ (exit 1), its records for the subject's profile and
+	# its children's, distinct, counted, the whole database
+	expect_rc 1 "$VIGIL" --db "$db" diff "$p"
+	grep -q '^AppArmor (whole database): 4 ALLOWED (complain mode: what it would have denied), 1 DENIED:$' "$cw/o"
+	grep -q '^	ALLOWED /usr/sbin/bootsvc: open /etc/bootsvc/extra.conf (r)	# count 2$' "$cw/o"
+	grep -q '^	ALLOWED /usr/sbin/bootsvc: capable net_admin	# count 1$' "$cw/o"
+	grep -q '^	ALLOWED /usr/sbin/bootsvc//null-/usr/bin/rm: exec /usr/bin/rm (x)	# count 1$' "$cw/o"
+	grep -q '^	DENIED /usr/sbin/bootsvc: open /etc/shadow (r)	# count 1$' "$cw/o"
+	[ "$(tail -n 1 "$cw/o")" = "0 needed but missing, 0 allowed but never used, 5 AppArmor records" ]
+	[ "$(wc -l < "$cw/o")" = 6 ]
+	# a profile that is no compared subject's is not listed
+	not grep -q other "$cw/o"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/bootsvc "$p"
+	grep -q '^	DENIED /usr/sbin/bootsvc: open /etc/shadow (r)	# count 1$' "$cw/o"
+	# after diff's own sections: a rule dropped is missing, first
+	grep -v '^	file r /etc/bootsvc/third.conf$' "$p" > "$p.less"
+	expect_rc 1 "$VIGIL" --db "$db" diff "$p.less"
+	[ "$(head -n 1 "$cw/o")" = "needed but missing:" ]
+	[ "$(grep -n '^AppArmor' "$cw/o" | cut -d: -f1)" -gt 3 ]
+	grep -q '^1 needed but missing, 0 allowed but never used, 5 AppArmor records$' "$cw/o"
+}
+
 c_generate_uids() {
 	local db=$cw/uids.db p=$cw/uids.policy
 	rm -rf "$db"* "$cw/uroot" "$cw/uaa" "$cw/uaa0"
@@ -1157,6 +1190,7 @@ t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
+t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
