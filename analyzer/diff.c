@@ -339,67 +339,26 @@ static int compare(const struct vigil_ruleset *rs,
 /* AppArmor's records (whole database) of the compared subjects. */
 struct aa_diff {
 	const struct vigil_ruleset *rs;
-	struct strtab keys;	/* VERDICT\tPROFILE\tOP\tOBJECT\tMASK */
-	unsigned long long *count;
-	size_t cap;
-	unsigned long long allowed, denied;
+	struct aa_tally t;
 };
+
+/* The record's profile is a compared subject's (or a child's). */
+static bool aa_ours(void *ctx, const char *prof)
+{
+	const struct aa_diff *a = ctx;
+	size_t i;
+
+	for (i = 0; i < a->rs->nsubjects; i++)
+		if (aa_profile_of(prof, a->rs->subjects[i].exe))
+			return true;
+	return false;
+}
 
 static int aa_diff_one(void *ctx, const char *text)
 {
 	struct aa_diff *a = ctx;
-	char *verdict = audit_field(text, "apparmor");
-	char *prof = audit_field(text, "profile");
-	char *op = audit_field(text, "operation");
-	char *name = audit_field(text, "name");
-	char *cap = audit_field(text, "capname");
-	char *fam = audit_field(text, "family");
-	char *mask = audit_field(text, "requested_mask");
-	char *key = NULL;
-	bool ours = false;
-	uint32_t id;
-	size_t i;
-	int rc = 0, len;
 
-	for (i = 0; verdict && prof && !ours && i < a->rs->nsubjects; i++)
-		ours = aa_profile_of(prof, a->rs->subjects[i].exe);
-	if (!ours)
-		goto out;
-	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
-		       op ? op : "?",
-		       name ? name : cap ? cap : fam ? fam : "?",
-		       mask ? mask : "");
-	if (len < 0) {
-		key = NULL;
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = strtab_intern(&a->keys, key, (size_t)len, &id);
-	if (rc < 0)
-		goto out;
-	if (rc) {
-		rc = grow_array((void **)&a->count, &a->cap, id + 1,
-				sizeof(*a->count));
-		if (rc)
-			goto out;
-		a->count[id] = 0;
-	}
-	rc = 0;
-	a->count[id]++;
-	if (!strcmp(verdict, "ALLOWED"))
-		a->allowed++;
-	else
-		a->denied++;
-out:
-	free(verdict);
-	free(prof);
-	free(op);
-	free(name);
-	free(cap);
-	free(fam);
-	free(mask);
-	free(key);
-	return rc;
+	return aa_tally_add(&a->t, text, aa_ours, a);
 }
 
 /* Print the AppArmor section (nothing when there is no record), in the
@@ -412,14 +371,14 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 
 	rc = vigil_store_apparmor_window(store, INT64_MIN, INT64_MAX,
 					 aa_diff_one, a);
-	if (rc || !a->keys.n)
+	if (rc || !a->t.keys.n)
 		return rc;
-	fprintf(f, "AppArmor (whole database): %llu ALLOWED (complain mode: "
-		"what it would have denied), %llu DENIED:\n", a->allowed,
-		a->denied);
-	for (i = 0; i < a->keys.n; i++) {
+	fprintf(f, "AppArmor (whole database): %lld ALLOWED (complain mode: "
+		"what it would have denied), %lld DENIED:\n", a->t.allowed,
+		a->t.denied);
+	for (i = 0; i < a->t.keys.n; i++) {
 		const char *v[5];
-		char *p = a->keys.names[i];
+		char *p = a->t.keys.names[i];
 		int k;
 
 		/* the key's fields, cut in place (it is not looked up again) */
@@ -429,9 +388,9 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 			if (p)
 				*p++ = '\0';
 		}
-		fprintf(f, "\t%s %s: %s %s%s%s%s\t# count %llu\n", v[0], v[1],
+		fprintf(f, "\t%s %s: %s %s%s%s%s\t# count %lld\n", v[0], v[1],
 			v[2], v[3], *v[4] ? " (" : "", v[4], *v[4] ? ")" : "",
-			a->count[i]);
+			a->t.count[i]);
 	}
 	return 0;
 }
@@ -532,17 +491,16 @@ int do_diff(int argc, char **argv)
 	}
 	printf("%zu needed but missing, %zu allowed but never used", nmiss,
 	       nunused);
-	if (aa.keys.n)
-		printf(", %llu AppArmor records", aa.allowed + aa.denied);
+	if (aa.t.keys.n)
+		printf(", %lld AppArmor records", aa.t.allowed + aa.t.denied);
 	putchar('\n');
 	if (fflush(stdout)) {
 		p_err("stdout: %s", strerror(errno));
 		goto out;
 	}
-	ret = nmiss || nunused || aa.keys.n ? EXIT_FINDING : EXIT_OK;
+	ret = nmiss || nunused || aa.t.keys.n ? EXIT_FINDING : EXIT_OK;
 out:
-	strtab_free(&aa.keys);
-	free(aa.count);
+	aa_tally_free(&aa.t);
 	ptext_free(&pt);
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&rs);

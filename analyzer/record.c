@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* vigil analyzer: recognise and decode vigil's audit records (auparse). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,4 +424,63 @@ bool aa_profile_of(const char *prof, const char *exe)
 
 	return !strncmp(prof, exe, l) &&
 	       (!prof[l] || !strncmp(prof + l, "//", 2));
+}
+
+int aa_tally_add(struct aa_tally *t, const char *text,
+		 bool (*keep)(void *ctx, const char *profile), void *ctx)
+{
+	char *verdict = audit_field(text, "apparmor");
+	char *prof = audit_field(text, "profile");
+	char *op = audit_field(text, "operation");
+	char *name = audit_field(text, "name");
+	char *cap = audit_field(text, "capname");
+	char *fam = audit_field(text, "family");
+	char *mask = audit_field(text, "requested_mask");
+	char *key = NULL;
+	uint32_t id;
+	int rc = 0, len;
+
+	if (!verdict || !prof || !keep(ctx, prof))
+		goto out;
+	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
+		       op ? op : "?",
+		       name ? name : cap ? cap : fam ? fam : "?",
+		       mask ? mask : "");
+	if (len < 0) {
+		key = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = strtab_intern(&t->keys, key, (size_t)len, &id);
+	if (rc < 0)
+		goto out;
+	if (rc) {	/* new: grow_array leaves its count unset */
+		rc = grow_array((void **)&t->count, &t->cap, id + 1,
+				sizeof(*t->count));
+		if (rc)
+			goto out;
+		t->count[id] = 0;
+	}
+	rc = 0;
+	t->count[id]++;
+	if (!strcmp(verdict, "ALLOWED"))
+		t->allowed++;
+	else
+		t->denied++;
+out:
+	free(verdict);
+	free(prof);
+	free(op);
+	free(name);
+	free(cap);
+	free(fam);
+	free(mask);
+	free(key);
+	return rc;
+}
+
+void aa_tally_free(struct aa_tally *t)
+{
+	strtab_free(&t->keys);
+	free(t->count);
 }

@@ -10,6 +10,8 @@
 
 #include <auparse.h>
 
+#include "intern.h"
+
 enum rec_kind {
 	REC_CONTEXT,	/* any other: SYSCALL, PATH, unknown types... */
 	REC_VIGIL,
@@ -56,6 +58,23 @@ char *audit_field(const char *text, const char *key);
 /* Is an AppArmor record's profile the program exe's own, or one of its
  * children's (PROFILE//CHILD)? What report and diff keep. */
 bool aa_profile_of(const char *prof, const char *exe);
+/*
+ * AppArmor's records counted as report and diff show them: ALLOWED
+ * (complain mode: would have denied) and DENIED, and each distinct
+ * "VERDICT\tPROFILE\tOPERATION\tOBJECT\tMASK" (OBJECT: name, else
+ * capname, else family, else ?) in keys, its count by id.
+ */
+struct aa_tally {
+	struct strtab keys;
+	long long *count;
+	size_t cap;
+	long long allowed, denied;
+};
+/* Count one record (its text) when it has a verdict and a profile that
+ * keep(ctx, profile) accepts: 0 or -ENOMEM. */
+int aa_tally_add(struct aa_tally *t, const char *text,
+		 bool (*keep)(void *ctx, const char *profile), void *ctx);
+void aa_tally_free(struct aa_tally *t);
 /* Is op a file-class op (object is path=)? */
 bool vigil_op_is_file(const char *op);
 

@@ -351,56 +351,16 @@ static bool aa_profile_named(const struct report *r, const char *prof)
 	return false;
 }
 
+static bool aa_keep(void *ctx, const char *prof)
+{
+	return aa_profile_named(ctx, prof);
+}
+
 static int aa_one(void *ctx, const char *text)
 {
 	struct report *r = ctx;
-	char *verdict = audit_field(text, "apparmor");
-	char *prof = audit_field(text, "profile");
-	char *op = audit_field(text, "operation");
-	char *name = audit_field(text, "name");
-	char *cap = audit_field(text, "capname");
-	char *fam = audit_field(text, "family");
-	char *mask = audit_field(text, "requested_mask");
-	char *key = NULL;
-	uint32_t id;
-	int rc = 0, len, added;
 
-	if (!verdict || !prof || !aa_profile_named(r, prof))
-		goto out;
-	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
-		       op ? op : "?",
-		       name ? name : cap ? cap : fam ? fam : "?",
-		       mask ? mask : "");
-	if (len < 0) {
-		key = NULL;
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = strtab_intern(&r->aa_keys, key, (size_t)len, &id);
-	if (rc < 0)
-		goto out;
-	added = rc;
-	rc = grow_array((void **)&r->aa_count, &r->aa_cap, id + 1,
-			sizeof(*r->aa_count));
-	if (rc)
-		goto out;
-	if (added)	/* grow_array leaves it unset */
-		r->aa_count[id] = 0;
-	r->aa_count[id]++;
-	if (!strcmp(verdict, "ALLOWED"))
-		r->aa_allowed++;
-	else
-		r->aa_denied++;
-out:
-	free(verdict);
-	free(prof);
-	free(op);
-	free(name);
-	free(cap);
-	free(fam);
-	free(mask);
-	free(key);
-	return rc;
+	return aa_tally_add(&r->aa, text, aa_keep, r);
 }
 
 /* AppArmor's records of the window: counts and the most frequent. */
@@ -416,9 +376,9 @@ static int load_apparmor(struct report *r)
 		      strerror(-rc));
 		return rc;
 	}
-	for (i = 0; i < r->aa_keys.n; i++)
-		top_offer(r->top_aa, &r->ntop_aa, r->aa_keys.names[i],
-			  r->aa_count[i]);
+	for (i = 0; i < r->aa.keys.n; i++)
+		top_offer(r->top_aa, &r->ntop_aa, r->aa.keys.names[i],
+			  r->aa.count[i]);
 	return 0;
 }
 
@@ -530,8 +490,7 @@ static void report_free(struct report *r)
 	strtab_free(&r->opaccs);
 	strtab_free(&r->rpat);
 	free(r->rpat_first);
-	strtab_free(&r->aa_keys);
-	free(r->aa_count);
+	aa_tally_free(&r->aa);
 	pairset_free(&r->tuples);
 	rows_free(&r->rows);
 	free(r->first_node);

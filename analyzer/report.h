@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "intern.h"
+#include "record.h"
 
 #define TOP_N 10
 #define CURVE_SUBJECTS 6
@@ -75,16 +76,9 @@ struct report {
 	uint32_t *rpat_first;
 	size_t rpat_cap;
 	struct rows rows;
-	/*
-	 * AppArmor's records of the window (of the named subjects' profiles
-	 * and their children): ALLOWED (complain mode: would have been
-	 * denied) and DENIED, and the most frequent distinct ones, each
-	 * named "VERDICT\tPROFILE\tOPERATION\tOBJECT\tMASK" in aa_keys.
-	 */
-	long long aa_allowed, aa_denied;
-	struct strtab aa_keys;
-	long long *aa_count;	/* by id in aa_keys */
-	size_t aa_cap;
+	/* AppArmor's records of the window (of the named subjects' profiles
+	 * and their children's) and the most frequent distinct ones */
+	struct aa_tally aa;
 	struct top_row top_aa[TOP_N];
 	size_t ntop_aa;
 	bool whole;		/* no --since, --until or --subject */

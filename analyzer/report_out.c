@@ -166,9 +166,9 @@ int report_out_html(struct report *r, const char *dir)
 		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_obj[i].n);
 	}
 	fputs("</table>\n", f);
-	if (r->aa_allowed || r->aa_denied) {
+	if (r->aa.allowed || r->aa.denied) {
 		fputs("<h2>AppArmor</h2>\n<p id=\"apparmor\">", f);
-		fprintf(f, aa_intro, r->aa_allowed, r->aa_denied);
+		fprintf(f, aa_intro, r->aa.allowed, r->aa.denied);
 		fputs(".</p>\n<table id=\"apparmor-top\"><tr><th>verdict</th>"
 		      "<th>profile</th><th>operation</th><th>object</th>"
 		      "<th>mask</th><th>records</th></tr>\n", f);
@@ -258,10 +258,10 @@ void report_out_text(struct report *r, FILE *f)
 		put_tail(f, r->top_obj[i].name, 66);
 		fprintf(f, " %9lld\n", r->top_obj[i].n);
 	}
-	if (!r->aa_allowed && !r->aa_denied)
+	if (!r->aa.allowed && !r->aa.denied)
 		return;
 	fputc('\n', f);
-	fprintf(f, aa_intro, r->aa_allowed, r->aa_denied);
+	fprintf(f, aa_intro, r->aa.allowed, r->aa.denied);
 	fputs(":\n", f);
 	for (i = 0; i < r->ntop_aa; i++) {
 		const char *v[5];
@@ -318,7 +318,7 @@ void report_out_json(struct report *r, FILE *f)
 		fprintf(f, ",\"records\":%lld}", r->top_obj[i].n);
 	}
 	fprintf(f, "],\"apparmor\":{\"allowed\":%lld,\"denied\":%lld,"
-		"\"top\":[", r->aa_allowed, r->aa_denied);
+		"\"top\":[", r->aa.allowed, r->aa.denied);
 	for (i = 0; i < r->ntop_aa; i++) {
 		static const char *const names[5] = {
 			"verdict", "profile", "operation", "object", "mask",
