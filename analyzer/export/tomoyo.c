@@ -19,44 +19,12 @@
 #define TM_ANY_V6 "::-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
 
 struct tmy {
-	char **lines;		/* the current domain's lines */
-	size_t nlines;
+	struct export_notes lines;	/* the current domain's, once each */
 	struct export_notes *general, *left;
 	FILE *ef;		/* exception_policy.conf's lines */
 	char *exc;
 	size_t elen;
 };
-
-/* A line once per domain. */
-static int tm_line(struct tmy *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int tm_line(struct tmy *t, const char *fmt, ...)
-{
-	char *s, **v;
-	va_list ap;
-	size_t i;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		return -ENOMEM;
-	for (i = 0; i < t->nlines; i++) {
-		if (!strcmp(t->lines[i], s)) {
-			free(s);
-			return 0;
-		}
-	}
-	v = realloc(t->lines, (t->nlines + 1) * sizeof(*v));
-	if (!v) {
-		free(s);
-		return -ENOMEM;
-	}
-	t->lines = v;
-	v[t->nlines++] = s;
-	return 0;
-}
 
 /* TOMOYO's word form: printable ASCII as is but '\' as "\\", the other
  * bytes as \ooo. */
@@ -229,7 +197,7 @@ static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
 #define L(...)                                      \
 	do {                                        \
 		if (!rc)                            \
-			rc = tm_line(t, __VA_ARGS__); \
+			rc = note_add(&t->lines, __VA_ARGS__); \
 	} while (0)
 	L("file getattr %s%s", p, dir ? "/" : "");
 	if (acc & VIGIL_FILE_R)
@@ -358,16 +326,16 @@ static int tm_net(struct tmy *t, const struct vigil_rule *r)
 		if (no.port >= 0)
 			snprintf(port, sizeof(port), "%d", no.port);
 		if (acc & VIGIL_NET_BIND)
-			rc = tm_line(t, "network inet %s bind %s %s", no.type,
+			rc = note_add(&t->lines, "network inet %s bind %s %s", no.type,
 				     addr, port);
 		if (!rc && (acc & VIGIL_NET_LISTEN) && !dgram)
-			rc = tm_line(t, "network inet stream listen %s %s",
+			rc = note_add(&t->lines, "network inet stream listen %s %s",
 				     addr, port);
 		if (!rc && (acc & VIGIL_NET_CONNECT))
-			rc = tm_line(t, "network inet %s %s %s %s", no.type,
+			rc = note_add(&t->lines, "network inet %s %s %s %s", no.type,
 				     dgram ? "send" : "connect", addr, port);
 		if (!rc && (acc & VIGIL_NET_ACCEPT) && !dgram)
-			rc = tm_line(t, "network inet stream accept %s "
+			rc = note_add(&t->lines, "network inet stream accept %s "
 				     "0-65535", addr);
 		if (!rc && (acc & (VIGIL_NET_BIND | VIGIL_NET_LISTEN |
 				   VIGIL_NET_CONNECT)) && no.port < 0)
@@ -396,16 +364,16 @@ static int tm_net(struct tmy *t, const struct vigil_rule *r)
 		goto out;
 	}
 	if (acc & VIGIL_NET_BIND)
-		rc = tm_line(t, "network unix %s bind %s", no.type, w);
+		rc = note_add(&t->lines, "network unix %s bind %s", no.type, w);
 	if (!rc && (acc & VIGIL_NET_LISTEN) && !dgram)
-		rc = tm_line(t, "network unix %s listen %s", no.type, w);
+		rc = note_add(&t->lines, "network unix %s listen %s", no.type, w);
 	if (!rc && (acc & VIGIL_NET_CONNECT))
-		rc = tm_line(t, "network unix %s %s %s", no.type,
+		rc = note_add(&t->lines, "network unix %s %s %s", no.type,
 			     dgram ? "send" : "connect", w);
 	if (!rc && (acc & VIGIL_NET_ACCEPT) && !dgram)
-		rc = tm_line(t, "network unix %s accept %s", no.type, w);
+		rc = note_add(&t->lines, "network unix %s accept %s", no.type, w);
 	if (!rc && (acc & VIGIL_NET_BIND))
-		rc = tm_line(t, "file mksock %s 0-07777", w);
+		rc = note_add(&t->lines, "file mksock %s 0-07777", w);
 out:
 	free(w);
 	net_obj_free(&no);
@@ -424,10 +392,10 @@ static int tm_mount(struct tmy *t, const struct vigil_rule *r)
 	if (!w)
 		return -ENOMEM;
 	if (r->access & VIGIL_MOUNT_MOUNT) {
-		rc = tm_line(t, "file mount \\* %s%s \\* 0-0xFFFFFFFF", w,
+		rc = note_add(&t->lines, "file mount \\* %s%s \\* 0-0xFFFFFFFF", w,
 			     strcmp(w, "/") ? "/" : "");
 		if (!rc)
-			rc = tm_line(t, "file mount /\\{\\*\\}/\\* %s%s \\* "
+			rc = note_add(&t->lines, "file mount /\\{\\*\\}/\\* %s%s \\* "
 				     "0-0xFFFFFFFF", w,
 				     strcmp(w, "/") ? "/" : "");
 		if (!rc)
@@ -436,7 +404,7 @@ static int tm_mount(struct tmy *t, const struct vigil_rule *r)
 				       "point (vigil records only the point)");
 	}
 	if (!rc && (r->access & VIGIL_MOUNT_UMOUNT))
-		rc = tm_line(t, "file unmount %s%s", w,
+		rc = note_add(&t->lines, "file unmount %s%s", w,
 			     strcmp(w, "/") ? "/" : "");
 	free(w);
 	return rc;
@@ -508,25 +476,14 @@ static int tm_subject_begin(struct export_ctx *c)
 	return 0;
 }
 
-static void tm_lines_free(struct tmy *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nlines; i++)
-		free(t->lines[i]);
-	free(t->lines);
-	t->lines = NULL;
-	t->nlines = 0;
-}
-
 static int tm_subject_end(struct export_ctx *c)
 {
 	struct tmy *t = c->priv;
 	size_t i;
 
-	for (i = 0; i < t->nlines; i++)
-		fprintf(c->f, "%s\n", t->lines[i]);
-	tm_lines_free(t);
+	for (i = 0; i < t->lines.n; i++)
+		fprintf(c->f, "%s\n", t->lines.v[i]);
+	notes_free(&t->lines);
 	fputc('\n', c->f);
 	return 0;
 }
@@ -572,7 +529,7 @@ static void tm_release(struct export_ctx *c)
 {
 	struct tmy *t = c->priv;
 
-	tm_lines_free(t);
+	notes_free(&t->lines);
 	if (t->ef)
 		fclose(t->ef);
 	free(t->exc);
