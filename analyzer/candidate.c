@@ -97,7 +97,7 @@ static int find_children(struct vigil_ruleset *rs,
 		struct vigil_subject_rules *sr = &rs->subjects[i];
 		const struct vigil_policy_subject *ps =
 			vigil_policy_find_subject(pol, sr->exe,
-						  strlen(sr->exe));
+						  strlen(sr->exe), NULL, 0);
 
 		sr->children = calloc(rs->nsubjects, sizeof(*sr->children));
 		if (!sr->children)

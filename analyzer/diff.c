@@ -262,7 +262,8 @@ static int compare(const struct vigil_ruleset *rs,
 		bool opened = false;
 		long b;
 
-		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe));
+		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe),
+					       NULL, 0);
 		b = find_block(pt, sr->exe);
 		if ((b < 0) != !ps)
 			return -EINVAL;	/* the two readings disagree */

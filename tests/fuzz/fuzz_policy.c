@@ -60,6 +60,9 @@ static void check_subject(const struct vigil_policy_subject *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct vigil_policy_name chain[] = {
+		{ "/usr/bin/dash", 13 }, { "/usr/sbin/svc", 13 },
+	};
 	struct vigil_policy_error err;
 	struct vigil_policy *p, *q;
 	const struct vigil_policy_subject *s;
@@ -85,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* the canonical form is not a fixed point */
 	for (i = 0; i < 8 && vigil_policy_subject_at(p, i); i++)
 		check_subject(vigil_policy_subject_at(p, i));
-	s = vigil_policy_find_subject(p, "/usr/bin/demo", 13);
+	s = vigil_policy_find_subject(p, "/usr/bin/demo", 13, chain, 2);
 	if (s) {
 		vigil_policy_allows(s, VIGIL_CLASS_FILE, VIGIL_FILE_R,
 				    "/etc/hostname", 13);

@@ -317,7 +317,7 @@ static void test_eval_table(void **state)
 		const struct vigil_policy_subject *s;
 		int got;
 
-		s = vigil_policy_find_subject(p, c->exe, strlen(c->exe));
+		s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0);
 		if (!s) {
 			got = EVAL_NOT_NAMED;
 		} else {
@@ -332,7 +332,7 @@ static void test_eval_table(void **state)
 		assert_int_equal(got, c->expect);
 	}
 	assert_false(vigil_policy_allows(NULL, VIGIL_CLASS_FILE, 1, "/", 1));
-	assert_null(vigil_policy_find_subject(NULL, "/a", 2));
+	assert_null(vigil_policy_find_subject(NULL, "/a", 2, NULL, 0));
 	vigil_policy_free(p);
 }
 
@@ -357,6 +357,33 @@ static void expect_parse_error(const char *text, size_t len, int err,
 	assert_null(p);
 	policy_error_format(&e, full, sizeof(full));
 	assert_string_equal(full, msg);
+}
+
+/* A via block names a task only under an ancestor its glob matches. */
+static void test_chain_table(void **state)
+{
+	struct vigil_policy *p = NULL;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(vigil_policy_parse(chain_policy, strlen(chain_policy),
+					    &p, NULL), 0);
+	assert_non_null(vigil_policy_subject_via(vigil_policy_subject_at(p, 0)));
+	assert_null(vigil_policy_subject_via(vigil_policy_subject_at(p, 2)));
+	for (i = 0; i < ARRAY_SIZE(chain_cases); i++) {
+		const struct chain_case *c = &chain_cases[i];
+		const struct vigil_policy_subject *want = NULL;
+		struct vigil_policy_name names[8];
+		unsigned int n = chain_case_split(c->chain, names, 8);
+
+		if (c->block >= 0)
+			want = vigil_policy_subject_at(p, (unsigned int)c->block);
+		if (vigil_policy_find_subject(p, c->exe, strlen(c->exe), names,
+					      n) != want)
+			fail_msg("%s via '%s': expected block %d", c->exe,
+				 c->chain, c->block);
+	}
+	vigil_policy_free(p);
 }
 
 static void test_policy_limits(void **state)
@@ -778,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_policy_table),
 		cmocka_unit_test(test_policy_dump_truncation),
 		cmocka_unit_test(test_eval_table),
+		cmocka_unit_test(test_chain_table),
 		cmocka_unit_test(test_policy_limits),
 		cmocka_unit_test(test_glob_adversarial),
 		cmocka_unit_test(test_glob_long_texts),

@@ -38,6 +38,7 @@ struct vigil_policy_key {
 /* One block; its rules are grouped by class, in file order within one. */
 struct vigil_policy_subject {
 	struct vigil_glob *glob;
+	struct vigil_glob *via;	/* an ancestor it must run under, or NULL */
 	struct vigil_policy_rule *rules;
 	unsigned int start[VIGIL_CLASS_COUNT + 1];
 	/* The index: keys, buckets, rest and key_lens in one allocation. */
@@ -64,7 +65,7 @@ static const char *const mode_names[] = {
 };
 
 /* Tokens of one line; more are counted but not kept. */
-#define MAX_TOKENS 5
+#define MAX_TOKENS 6
 
 struct token {
 	const char *s;
@@ -181,32 +182,46 @@ static int compile(struct parser *p, const struct token *t,
 	return 0;
 }
 
+/*
+ * subject GLOB [via GLOB] [MODE] {
+ * tok[0] is "subject" and tok[n - 1] must be "{".
+ */
 static int parse_subject(struct parser *p, const struct token *tok,
 			 unsigned int n)
 {
 	struct vigil_policy *policy = p->policy;
 	struct vigil_policy_subject *s;
-	struct vigil_glob *glob;
+	struct vigil_glob *glob, *via = NULL;
 	char q[VIGIL_QUOTE_SIZE];
 	int mode = VIGIL_POLICY_MODE_UNSET;
+	unsigned int at = 2;	/* the token after the subject glob */
 	int ret;
 
 	if (p->open)
 		return parse_error(p, "subject inside the subject block opened at line %u",
 				   p->open_line);
-	if ((n == 3 || n == 4) && !tok_is(&tok[n - 1], "{"))
+	if (n >= 3 && n <= 6 && !tok_is(&tok[n - 1], "{"))
 		return parse_error(p, "expected '{' at the end of the subject line");
-	if (n != 3 && n != 4)
-		return parse_error(p, "expected 'subject GLOB [MODE] {', got %u tokens",
+	if (n < 3 || n > 6)
+		return parse_error(p, "expected 'subject GLOB [via GLOB] [MODE] {', got %u tokens",
 				   n);
-	if (n == 4) {
+	if (tok_is(&tok[at], "via")) {
+		if (at + 2 > n - 1)
+			return parse_error(p, "expected a glob after 'via'");
+		at += 2;
+	}
+	if (at < n - 1) {
 		for (mode = 0; mode < (int)ARRAY_SIZE(mode_names); mode++)
-			if (tok_is(&tok[2], mode_names[mode]))
+			if (tok_is(&tok[at], mode_names[mode]))
 				break;
 		if (mode == (int)ARRAY_SIZE(mode_names))
 			return parse_error(p, "unknown mode '%s' (learn, observe or off)",
-					   quote(q, &tok[2]));
+					   quote(q, &tok[at]));
+		at++;
 	}
+	if (at != n - 1)
+		return parse_error(p, "expected '{' after the mode, got '%s'",
+				   quote(q, &tok[at]));
 	if (policy->nr_subjects == VIGIL_POLICY_MAX_SUBJECTS)
 		return parse_error(p, "too many subjects (> %d)",
 				   VIGIL_POLICY_MAX_SUBJECTS);
@@ -217,15 +232,26 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	ret = compile(p, &tok[1], &glob);
 	if (ret)
 		return ret;
+	if (tok_is(&tok[2], "via")) {
+		ret = compile(p, &tok[3], &via);
+		if (ret) {
+			vigil_glob_free(glob);
+			return ret;
+		}
+	}
 	s = &policy->subjects[policy->nr_subjects++];
 	memset(s, 0, sizeof(*s));
 	s->glob = glob;
+	s->via = via;
 	s->mode = mode;
 	if (mode != VIGIL_POLICY_MODE_UNSET)
 		policy->has_modes = true;
 	if (!vigil_glob_is_absolute(glob))
 		return parse_error(p, "subject glob must start with '/' or '**': '%s'",
 				   quote(q, &tok[1]));
+	if (via && !vigil_glob_is_absolute(via))
+		return parse_error(p, "via glob must start with '/' or '**': '%s'",
+				   quote(q, &tok[3]));
 	p->open = true;
 	p->open_line = p->line;
 	return 0;
@@ -553,6 +579,7 @@ void vigil_policy_free(struct vigil_policy *policy)
 		kvfree(s->rules);
 		kvfree(s->keys);
 		vigil_glob_free(s->glob);
+		vigil_glob_free(s->via);
 	}
 	kvfree(policy->subjects);
 	kfree(policy);
@@ -678,6 +705,10 @@ size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
 			dump_str(&d, "\n");
 		dump_str(&d, "subject ");
 		dump_glob(&d, s->glob);
+		if (s->via) {
+			dump_str(&d, " via ");
+			dump_glob(&d, s->via);
+		}
 		if (s->mode != VIGIL_POLICY_MODE_UNSET) {
 			dump_str(&d, " ");
 			dump_str(&d, mode_names[s->mode]);
@@ -701,17 +732,34 @@ size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
 	return d.pos;
 }
 
+/* Whether one of the ancestors in chain[0..n) matches the via glob. */
+static bool chain_matches(const struct vigil_glob *via,
+			  const struct vigil_policy_name *chain, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (vigil_glob_match(via, chain[i].s, chain[i].len))
+			return true;
+	return false;
+}
+
 const struct vigil_policy_subject *
 vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
-			  size_t len)
+			  size_t len, const struct vigil_policy_name *chain,
+			  unsigned int nr_chain)
 {
 	unsigned int i;
 
 	if (!policy)
 		return NULL;
-	for (i = 0; i < policy->nr_subjects; i++)
-		if (vigil_glob_match(policy->subjects[i].glob, exe, len))
-			return &policy->subjects[i];
+	for (i = 0; i < policy->nr_subjects; i++) {
+		const struct vigil_policy_subject *s = &policy->subjects[i];
+
+		if (vigil_glob_match(s->glob, exe, len) &&
+		    (!s->via || chain_matches(s->via, chain, nr_chain)))
+			return s;
+	}
 	return NULL;
 }
 
@@ -833,6 +881,12 @@ const struct vigil_glob *
 vigil_policy_subject_glob(const struct vigil_policy_subject *subject)
 {
 	return subject->glob;
+}
+
+const struct vigil_glob *
+vigil_policy_subject_via(const struct vigil_policy_subject *subject)
+{
+	return subject->via;
 }
 
 unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,

@@ -55,13 +55,23 @@ void vigil_policy_free(struct vigil_policy *policy);
 size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
 			 size_t size);
 
+/* A name and its length (not NUL-terminated). */
+struct vigil_policy_name {
+	const char *s;
+	size_t len;
+};
+
 /*
- * The first subject block whose glob matches exe[0..len), or NULL when
- * none does ("not named"). Does not allocate; atomic-safe.
+ * The first subject block whose glob matches exe[0..len) and, for a block
+ * with "via GLOB", one of the task's exec ancestors chain[0..nr_chain)
+ * matches that glob; NULL when none does ("not named"). chain may be NULL
+ * when nr_chain is 0: then no via block matches. Does not allocate;
+ * atomic-safe.
  */
 const struct vigil_policy_subject *
 vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
-			  size_t len);
+			  size_t len, const struct vigil_policy_name *chain,
+			  unsigned int nr_chain);
 /* VIGIL_POLICY_MODE_UNSET, or the VIGIL_POLICY_MODE_* the block sets. */
 int vigil_policy_subject_mode(const struct vigil_policy_subject *subject);
 /*
@@ -92,7 +102,7 @@ bool vigil_policy_has_modes(const struct vigil_policy *policy);
 
 /*
  * Walking a parsed policy (the analyzer's exporters translate it): the
- * i-th block in file order (NULL past the end), its subject glob, and the
+ * i-th block in file order (NULL past the end), its subject and via globs, and the
  * i-th rule of a class (in file order within the class; NULL past the
  * end) with its access in *ret_access.
  */
@@ -100,6 +110,9 @@ const struct vigil_policy_subject *
 vigil_policy_subject_at(const struct vigil_policy *policy, unsigned int i);
 const struct vigil_glob *
 vigil_policy_subject_glob(const struct vigil_policy_subject *subject);
+/* The block's via glob (an ancestor it must run under), or NULL. */
+const struct vigil_glob *
+vigil_policy_subject_via(const struct vigil_policy_subject *subject);
 unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,
 					 enum vigil_class class);
 const struct vigil_glob *

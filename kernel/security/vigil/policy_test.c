@@ -352,7 +352,7 @@ static void vigil_policy_eval_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vigil_policy_nr_subjects(p), 3U);
 	KUNIT_EXPECT_EQ(test, vigil_policy_nr_rules(p), 12U);
 	KUNIT_EXPECT_TRUE(test, vigil_policy_has_modes(p));
-	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe));
+	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0);
 	if (s) {
 		got = vigil_policy_allows(s, c->class, c->access, c->object,
 					  strlen(c->object));
@@ -409,6 +409,35 @@ static void vigil_policy_limits_test(struct kunit *test)
 }
 
 /* Walking a parsed policy, as the analyzer's export does. */
+static void chain_desc(const struct chain_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s via %s", c->exe, c->chain);
+}
+
+KUNIT_ARRAY_PARAM(chain, chain_cases, chain_desc);
+
+/* A via block names a task only under an ancestor its glob matches. */
+static void vigil_policy_chain_test(struct kunit *test)
+{
+	const struct chain_case *c = test->param_value;
+	const struct vigil_policy_subject *s, *want = NULL;
+	struct vigil_policy_name names[8];
+	struct vigil_policy *p = NULL;
+	unsigned int n;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(chain_policy,
+						 strlen(chain_policy), &p,
+						 NULL), 0);
+	n = chain_case_split(c->chain, names, ARRAY_SIZE(names));
+	if (c->block >= 0)
+		want = vigil_policy_subject_at(p, c->block);
+	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), names, n);
+	KUNIT_EXPECT_PTR_EQ(test, s, want);
+	KUNIT_EXPECT_TRUE(test, !!vigil_policy_subject_via(vigil_policy_subject_at(p, 0)));
+	KUNIT_EXPECT_FALSE(test, !!vigil_policy_subject_via(vigil_policy_subject_at(p, 2)));
+	vigil_policy_free(p);
+}
+
 static void vigil_policy_walk_test(struct kunit *test)
 {
 	static const char text[] =
@@ -540,6 +569,7 @@ static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE(vigil_names_test),
 	KUNIT_CASE_PARAM(vigil_policy_parse_test, policy_gen_params),
 	KUNIT_CASE_PARAM(vigil_policy_eval_test, eval_gen_params),
+	KUNIT_CASE_PARAM(vigil_policy_chain_test, chain_gen_params),
 	KUNIT_CASE(vigil_policy_limits_test),
 	KUNIT_CASE(vigil_policy_dump_size_test),
 	KUNIT_CASE(vigil_policy_walk_test),

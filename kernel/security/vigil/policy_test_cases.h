@@ -338,14 +338,22 @@ static const struct policy_case policy_cases[] = {
 	  "line 1: '}' without an open subject block" },
 	{ "close with more", "subject /a {\n} x\n", 0, -EINVAL,
 	  "line 2: expected '}' alone on a line" },
+	{ "via", "subject /usr/bin/grep   via /usr/sbin/{svc,svcd} observe {\n}\n", 0, 0,
+	  "subject /usr/bin/grep via /usr/sbin/{svc,svcd} observe {\n}\n" },
 	{ "unknown mode", "subject /a enforce {\n}\n", 0, -EINVAL,
 	  "line 1: unknown mode 'enforce' (learn, observe or off)" },
 	{ "missing brace", "subject /a learn\n}\n", 0, -EINVAL,
 	  "line 1: expected '{' at the end of the subject line" },
 	{ "subject too short", "subject {\n", 0, -EINVAL,
-	  "line 1: expected 'subject GLOB [MODE] {', got 2 tokens" },
-	{ "subject too long", "subject /a learn x {\n", 0, -EINVAL,
-	  "line 1: expected 'subject GLOB [MODE] {', got 5 tokens" },
+	  "line 1: expected 'subject GLOB [via GLOB] [MODE] {', got 2 tokens" },
+	{ "subject too long", "subject /a via /b learn x {\n", 0, -EINVAL,
+	  "line 1: expected 'subject GLOB [via GLOB] [MODE] {', got 7 tokens" },
+	{ "word after the mode", "subject /a learn x {\n", 0, -EINVAL,
+	  "line 1: expected '{' after the mode, got 'x'" },
+	{ "via without a glob", "subject /a via {\n", 0, -EINVAL,
+	  "line 1: expected a glob after 'via'" },
+	{ "relative via", "subject /a via b {\n}\n", 0, -EINVAL,
+	  "line 1: via glob must start with '/' or '**': 'b'" },
 	{ "relative subject", "subject demo {\n}\n", 0, -EINVAL,
 	  "line 1: subject glob must start with '/' or '**': 'demo'" },
 	{ "relative object", "subject /a {\n file r etc/x\n}\n", 0, -EINVAL,
@@ -402,6 +410,47 @@ static const char eval_policy[] =
 "}\n"
 "subject /usr/sbin/nothing off {\n"
 "}\n";
+
+/* Blocks scoped to an exec ancestor ("via"): the first that matches wins. */
+static const char chain_policy[] =
+"subject /usr/bin/grep via /usr/sbin/svc {\n}\n"
+"subject /usr/bin/sort via /usr/lib/svc/** {\n}\n"
+"subject /usr/bin/* {\n}\n";
+
+struct chain_case {
+	const char *exe;
+	const char *chain;	/* the ancestors, nearest first, ':' between */
+	int block;		/* the block found, -1: none */
+};
+
+static const struct chain_case chain_cases[] = {
+	{ "/usr/bin/grep", "/usr/sbin/svc", 0 },
+	{ "/usr/bin/grep", "/usr/bin/dash:/usr/sbin/svc:/sbin/init", 0 },
+	{ "/usr/bin/grep", "/usr/bin/bash:/sbin/init", 2 },
+	{ "/usr/bin/grep", "/usr/sbin/svcd", 2 },
+	{ "/usr/bin/grep", "", 2 },
+	{ "/usr/bin/sort", "/usr/lib/svc/bin/run", 1 },
+	{ "/usr/bin/sort", "/usr/lib/svcx/run", 2 },
+	{ "/usr/sbin/svc", "/usr/sbin/svc", -1 },
+};
+
+/* Split a case's chain into names (at most max); returns how many. */
+static inline unsigned int chain_case_split(const char *chain,
+					    struct vigil_policy_name *names,
+					    unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (*chain && n < max) {
+		const char *end = strchr(chain, ':');
+		size_t len = end ? (size_t)(end - chain) : strlen(chain);
+
+		names[n].s = chain;
+		names[n++].len = len;
+		chain += len + (end ? 1 : 0);
+	}
+	return n;
+}
 
 struct eval_case {
 	const char *exe;

@@ -44,7 +44,8 @@ vigil_policy_block(struct vigil_loaded_policy *lp,
 		if (v != PSUB_UNKNOWN)
 			return v == PSUB_NONE ? NULL : (void *)v;
 	}
-	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len);
+	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len,
+				       NULL, 0);
 	if (subj->id < vigil_max_subjects)
 		WRITE_ONCE(lp->psub[subj->id], ps ? (unsigned long)ps : PSUB_NONE);
 	return ps;
