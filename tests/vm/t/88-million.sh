@@ -24,18 +24,28 @@ restart_auditd() {
 	kill -TERM "$pid"
 	for _ in $(seq 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
 	kill -KILL "$pid" 2> /dev/null
+	# The kernel keeps a dying auditd registered until it has exited: a new
+	# one started before then cannot register and exits, and every later
+	# record goes to the kernel log instead (the backlog then reads 0).
+	for _ in $(seq 300); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
 	rm -f /run/auditd.pid
 	[ -z "${FRESH_LOG:-}" ] || rm -f /var/log/audit/audit.log*
 	auditd "$@"
-	for _ in $(seq 50); do [ -s /run/auditd.pid ] && break; sleep 0.1; done
+	for _ in $(seq 50); do
+		[ -s /run/auditd.pid ] && [ "$(audit_pid)" = "$(cat /run/auditd.pid)" ] && break
+		sleep 0.1
+	done
 }
+# audit_pid: the pid the kernel sends records to (0: none, to the kernel log).
+audit_pid() { auditctl -s | awk '$1 == "pid" { print $2 }'; }
 mkdir -p $d/conf
 sed -e 's/^max_log_file *=.*/max_log_file = 32/' \
 	-e 's/^max_log_file_action *=.*/max_log_file_action = keep_logs/' \
 	/etc/audit/auditd.conf > $d/conf/auditd.conf
 chmod 0640 $d/conf/auditd.conf
 restart_auditd -c $d/conf
-t_ok "auditd runs with keep_logs" test -s /run/auditd.pid
+t_ok "auditd runs with keep_logs (pid $(audit_pid))" \
+	test "$(audit_pid)" = "$(cat /run/auditd.pid 2> /dev/null)"
 
 vigil_mode learn
 auditctl -b 8192 > /dev/null
@@ -136,5 +146,13 @@ for _ in $(seq 300); do
 done
 t_ok "the audit backlog is drained for the next tests ($(backlog) queued)" \
 	test "$(backlog)" -lt 64
+t_ok "auditd is registered again for the next tests (pid $(audit_pid))" \
+	test "$(audit_pid)" = "$(cat /run/auditd.pid 2> /dev/null)"
+auditctl -m "vigil-88 auditd restarted" > /dev/null
+in_log() {
+	for _ in $(seq 200); do grep -qa "$1" "$AUDIT_LOG" && return 0; sleep 0.1; done
+	return 1
+}
+t_ok "and writes its log" in_log "vigil-88 auditd restarted"
 rm -rf $d
 t_done
