@@ -21,6 +21,7 @@
 #include "kernel.h"
 #include "ingest.h"
 #include "policy.h"
+#include "record.h"
 
 #define POLICY_MAX (1024 * 1024) /* bytes; the kernel caps writes too */
 #define LEARNED_MAX (512 * 1024 * 1024)
@@ -292,35 +293,61 @@ int unescape_octal(char *s)
 }
 
 /*
- * "seq verdict op access count first last uid mntns exe object"; kernels
- * before the mntns column wrote the same without it (namespace 0).
+ * "seq verdict op access count first last uid mntns exe object via";
+ * kernels before the via column wrote the same without it (no
+ * ancestors), those before the mntns column without both (namespace 0).
  */
-int vigil_learned_parse(char *line, struct vigil_tuple *t)
+int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
+			    const char **why)
 {
-	char *f[11], *p = line;
+	char *f[12], *p = line;
 	uint64_t v;
 	int n = 0;
 
+	*why = "malformed tuple";
 	if (!*line || *line == '#')
 		return 1;
-	while (n < 11) {
+	while (n < 12) {
 		char *sp = strchr(p, ' ');
 
 		f[n++] = p;
-		if (!sp || n == 11)
+		if (!sp || n == 12)
 			break;
 		*sp = '\0';
 		p = sp + 1;
 	}
-	if (n < 10 || strchr(f[n - 1], ' '))
+	if (n < 10 || strchr(f[n - 1], ' ')) {
+		*why = "malformed tuple (not 10 to 12 fields)";
 		return -EINVAL;
-	for (int i = 0; i < n; i++)
-		if (!*f[i])
+	}
+	for (int i = 0; i < n; i++) {
+		if (!*f[i]) {
+			*why = "malformed tuple (an empty field)";
 			return -EINVAL;
+		}
+	}
 	t->mntns = 0;
-	if (n == 11) {
-		if (parse_u64(f[8], UINT32_MAX, &v))
+	t->via = NULL;
+	if (n == 12) {
+		const char *vwhy;
+
+		if (unescape_octal(f[11])) {
+			*why = "bad via (escape)";
 			return -EINVAL;
+		}
+		if (strcmp(f[11], "-")) {
+			if (!vigil_via_valid(f[11], &vwhy)) {
+				*why = vwhy;
+				return -EINVAL;
+			}
+			t->via = f[11];
+		}
+	}
+	if (n >= 11) {
+		if (parse_u64(f[8], UINT32_MAX, &v)) {
+			*why = "bad mntns";
+			return -EINVAL;
+		}
 		t->mntns = (uint32_t)v;
 		f[8] = f[9];
 		f[9] = f[10];
@@ -348,6 +375,13 @@ int vigil_learned_parse(char *line, struct vigil_tuple *t)
 	t->exe = strcmp(f[8], "?") ? f[8] : NULL;
 	t->object = strcmp(f[9], "?") ? f[9] : NULL;
 	return 0;
+}
+
+int vigil_learned_parse(char *line, struct vigil_tuple *t)
+{
+	const char *why;
+
+	return vigil_learned_parse_why(line, t, &why);
 }
 
 /*
@@ -411,6 +445,7 @@ int do_snapshot(int argc, char **argv)
 	struct vigil_store *store = NULL;
 	int64_t snap, tuples, missing, alost = -1;
 	char *text = NULL, *line, *next, err[256], abuf[80];
+	const char *why;
 	int arc;
 	unsigned int lineno = 0, bad = 0;
 	int64_t pos = 0;
@@ -440,13 +475,13 @@ int do_snapshot(int argc, char **argv)
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		rc = vigil_learned_parse(line, &t);
+		rc = vigil_learned_parse_why(line, &t, &why);
 		if (rc == 1)
 			continue;
 		if (rc) {
 			if (bad++ < INGEST_MAX_LOCATIONS)
-				p_err("%s/learned:%u: malformed tuple",
-				      vigil_securityfs(), lineno);
+				p_err("%s/learned:%u: %s",
+				      vigil_securityfs(), lineno, why);
 			continue;
 		}
 		if (vigil_store_add_tuple(store, snap, ++pos, &t))

@@ -10,5 +10,8 @@ struct vigil_tuple;
 int unescape_octal(char *s);
 /* Parse a learned table line in place: 0, 1 (header, blank), -EINVAL. */
 int vigil_learned_parse(char *line, struct vigil_tuple *t);
+/* The same, *why naming the bad field ("bad via= (...)"). */
+int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
+			    const char **why);
 
 #endif /* VIGIL_ANALYZER_KERNEL_H */

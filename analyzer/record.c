@@ -8,6 +8,7 @@
 #include "vigil.h"
 #include "util.h"
 #include "record.h"
+#include "policy.h"
 
 #define AUDIT_KERNEL_OTHER 1316
 #define AUDIT_USER_AVC 1107
@@ -233,6 +234,7 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 	extra[0] = '\0';
 	p = extra;
 	r->mntns = 0;
+	r->via = NULL;
 
 	if (!first_data_field(au)) {
 		reason = "vigil record without fields";
@@ -256,6 +258,21 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 				goto bad;
 			}
 			r->mntns = (uint32_t)v;
+			continue;
+		}
+		if (i >= F_COUNT && !strcmp(name, "via")) {
+			/* the exec ancestors (before mntns=) */
+			s = mem_put(r, strlen(val));
+			if (!s)
+				return -ENOMEM;
+			if (r->via || audit_value_decode(val, s)) {
+				reason = r->via ? "via= twice" :
+						  "bad via= string";
+				goto bad;
+			}
+			if (!vigil_via_valid(s, &reason))
+				goto bad;
+			r->via = s;
 			continue;
 		}
 		if (i >= F_COUNT) {
@@ -367,6 +384,100 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 bad:
 	*ret_reason = reason;
 	return -EINVAL;
+}
+
+/* The end of the element of via that starts at p: the next "//" or
+ * the end. */
+static const char *via_element_end(const char *p)
+{
+	const char *e = strstr(p + 1, "//");
+
+	return e ? e : p + strlen(p);
+}
+
+bool vigil_via_valid(const char *via, const char **why)
+{
+	const char *p = via, *prev = NULL;
+	size_t prev_len = 0;
+	unsigned int n = 0;
+
+	if (!*via) {
+		*why = "bad via= (empty)";
+		return false;
+	}
+	if (strlen(via) > VIGIL_VIA_MAX_BYTES) {
+		*why = "bad via= (longer than 1024 bytes)";
+		return false;
+	}
+	if (*p == '?') {
+		p++;	/* the cut: not one of the 8 kept */
+		if (*p && strncmp(p, "//", 2)) {
+			*why = "bad via= ('?' is not an element of its own)";
+			return false;
+		}
+		if (*p)
+			p++;	/* the separator; the element starts at '/' */
+	}
+	while (*p) {
+		const char *e = via_element_end(p);
+		size_t len = (size_t)(e - p);
+
+		if (*p != '/' || len < 2 || p[1] == '/' || p[len - 1] == '/') {
+			*why = *p == '?' ? "bad via= ('?' not first)" :
+					   "bad via= (an element is not an "
+					   "absolute path)";
+			return false;
+		}
+		if (++n > VIGIL_VIA_MAX_ELEMENTS) {
+			*why = "bad via= (more than 8 elements)";
+			return false;
+		}
+		if (prev && prev_len == len && !memcmp(prev, p, len)) {
+			*why = "bad via= (an element twice in a row)";
+			return false;
+		}
+		prev = p;
+		prev_len = len;
+		p = *e ? e + 1 : e;
+		if (*e && !e[2]) {
+			*why = "bad via= (ends with a separator)";
+			return false;
+		}
+	}
+	return true;
+}
+
+unsigned int vigil_via_chain(const char *via, struct vigil_policy_name *chain,
+			     unsigned int max)
+{
+	const char *p = via;
+	unsigned int n = 0;
+
+	if (!p || !*p)
+		return 0;
+	if (*p == '?')
+		p += p[1] ? 2 : 1;
+	while (*p && n < max) {
+		const char *e = via_element_end(p);
+
+		chain[n].s = p;
+		chain[n].len = (size_t)(e - p);
+		n++;
+		p = *e ? e + 1 : e;
+	}
+	return n;
+}
+
+bool vigil_via_has(const char *via, const char *exe)
+{
+	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
+	unsigned int n = vigil_via_chain(via, chain, VIGIL_VIA_MAX_ELEMENTS);
+	size_t l = strlen(exe);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (chain[i].len == l && !memcmp(chain[i].s, exe, l))
+			return true;
+	return false;
 }
 
 void vigil_record_free(struct vigil_record *r)

@@ -32,6 +32,9 @@ struct vigil_record {
 	const char *object;
 	const char *extra;	/* op-specific fields, "k=v k=v", maybe "" */
 	uint32_t mntns;		/* mntns=, 0 when absent (initial namespace) */
+	/* via=: the exec ancestors' exes, root-most first, "//" between
+	 * them (docs/record-format.md); NULL when absent */
+	const char *via;
 	char *mem;		/* owns the decoded strings */
 	size_t cap, used;
 };
@@ -75,6 +78,25 @@ struct aa_tally {
 int aa_tally_add(struct aa_tally *t, const char *text,
 		 bool (*keep)(void *ctx, const char *profile), void *ctx);
 void aa_tally_free(struct aa_tally *t);
+/*
+ * Whether via (a decoded via= value or the learned table's column) has
+ * the grammar of docs/record-format.md: elements joined by "/", each a
+ * path starting with '/', at most VIGIL_VIA_MAX_ELEMENTS and
+ * VIGIL_VIA_MAX_BYTES, "?" only as the first, no element twice in a
+ * row. false with *why set when not.
+ */
+#define VIGIL_VIA_MAX_ELEMENTS 8
+#define VIGIL_VIA_MAX_BYTES 1024
+bool vigil_via_valid(const char *via, const char **why);
+/*
+ * The elements of a valid via (pointers into it) into chain[0..max): how
+ * many (0 for NULL or ""). "?" is left out: it names no program.
+ */
+struct vigil_policy_name;
+unsigned int vigil_via_chain(const char *via, struct vigil_policy_name *chain,
+			     unsigned int max);
+/* Whether one of the elements of via is exe (exactly). */
+bool vigil_via_has(const char *via, const char *exe);
 /* Is op a file-class op (object is path=)? */
 bool vigil_op_is_file(const char *op);
 

@@ -23,7 +23,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
 		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
 		"verdict, op, access, uid, exe, path, target, object, pid, "
-		"comm, extra, mntns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"comm, extra, mntns, via) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_FOREIGN] =
 		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
 		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
@@ -39,8 +40,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SNAP_NEW] = "INSERT INTO snapshots (taken) VALUES (?)",
 	[ST_TUPLE] =
 		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
-		"access, count, first, last, uid, exe, object, mntns) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"access, count, first, last, uid, exe, object, mntns, via) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const char *vigil_store_errmsg(struct vigil_store *s)
@@ -479,6 +480,7 @@ int vigil_store_add_record(struct vigil_store *s, const char *node,
 	bind_text(st, 14, r->comm);
 	bind_text(st, 15, r->extra ? r->extra : "");
 	sqlite3_bind_int64(st, 16, r->mntns);
+	bind_text(st, 17, r->via);
 	return step_insert(s, st);
 }
 
@@ -569,6 +571,7 @@ int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
 	bind_text(st, 11, t->exe);
 	bind_text(st, 12, t->object);
 	sqlite3_bind_int64(st, 13, t->mntns);
+	bind_text(st, 14, t->via);
 	return step_insert(s, st) < 0 ? -EIO : 0;
 }
 
@@ -583,13 +586,13 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 	 */
 	static const char sql[] =
 		"WITH seen AS (SELECT DISTINCT verdict, op, access, uid, exe, "
-		"object, mntns FROM records) "
+		"object, mntns, via FROM records) "
 		"SELECT count(*), coalesce(sum(t.verdict != 'allowed' AND "
 		"s.op IS NULL), 0) "
 		"FROM kernel_tuples t LEFT JOIN seen s ON "
 		"s.verdict = t.verdict AND s.op = t.op AND "
 		"s.access = t.access AND s.uid = t.uid AND s.exe IS t.exe AND "
-		"s.object IS t.object AND s.mntns = t.mntns "
+		"s.object IS t.object AND s.mntns = t.mntns AND s.via IS t.via "
 		"WHERE t.snapshot = ?";
 	static const char upd[] =
 		"UPDATE snapshots SET tuples = ?, missing = ? WHERE id = ?";

@@ -28,8 +28,8 @@ struct vigil_tuple {
 	int64_t first, last;
 	uint32_t uid;
 	uint32_t mntns;		/* 0: the initial mount namespace */
-	/* exe and object NULL for ? */
-	char *verdict, *op, *access, *exe, *object;
+	/* exe and object NULL for ?, via NULL for - (no ancestors) */
+	char *verdict, *op, *access, *exe, *object, *via;
 };
 
 /* Open or create the database at path, read-write (migrated). A file

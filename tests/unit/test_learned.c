@@ -58,6 +58,42 @@ static void test_parse_ok(void **state)
 	assert_null(t.object);
 }
 
+/* The via column (issue 13 §5): last, "-" for none; older lines parse. */
+static void test_parse_via(void **state)
+{
+	char l12[] = "5 learned open r 1 1 2 0 0 /usr/bin/grep /etc/passwd "
+		     "/usr/lib/systemd/systemd//opt/my\\040svc";
+	char none[] = "6 learned exec x 1 1 2 0 0 /sbin/init /bin/sh -";
+	char l11[] = "7 learned open r 1 1 2 0 4026532000 /usr/bin/grep /etc/x";
+	char bad1[] = "8 learned open r 1 1 2 0 0 /a /b /c//";
+	char bad2[] = "8 learned open r 1 1 2 0 0 /a /b x/y";
+	char bad3[] = "8 learned open r 1 1 2 0 0 /a /b /c///d";
+	char bad4[] = "8 learned open r 1 1 2 0 0 /a /b /c /d";
+	struct vigil_tuple t;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(vigil_learned_parse(l12, &t), 0);
+	assert_string_equal(t.exe, "/usr/bin/grep");
+	assert_string_equal(t.object, "/etc/passwd");
+	assert_string_equal(t.via, "/usr/lib/systemd/systemd//opt/my svc");
+	assert_int_equal(t.mntns, 0);
+	assert_int_equal(vigil_learned_parse(none, &t), 0);
+	assert_null(t.via);
+	assert_string_equal(t.object, "/bin/sh");
+	assert_int_equal(vigil_learned_parse(l11, &t), 0);
+	assert_null(t.via);
+	assert_int_equal(t.mntns, 4026532000u);
+	assert_string_equal(t.object, "/etc/x");
+	assert_int_equal(vigil_learned_parse_why(bad1, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "via"));
+	assert_int_equal(vigil_learned_parse_why(bad2, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "via"));
+	assert_int_equal(vigil_learned_parse_why(bad3, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "via"));
+	assert_int_equal(vigil_learned_parse_why(bad4, &t, &why), -EINVAL);
+}
+
 static void test_parse_header_and_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -92,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_via),
 		cmocka_unit_test(test_parse_header_and_bad),
 	};
 

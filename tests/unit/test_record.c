@@ -10,6 +10,7 @@
 
 #include "vigil.h"
 #include "record.h"
+#include "policy.h"
 
 static auparse_state_t *au;
 
@@ -184,6 +185,97 @@ static void test_parse_bad(void **state)
 	vigil_record_free(&r);
 }
 
+/* via= (issue 13 §5): the exec ancestors, before mntns= */
+static void test_parse_via(void **state)
+{
+	static const char *const bad[] = {
+		"via=\"\"",			/* empty */
+		"via=\"usr/bin/x\"",		/* not absolute */
+		"via=\"/a//b//\"",		/* ends with a separator */
+		"via=\"/a///b\"",		/* an element "//b" */
+		"via=\"?/a\"",			/* ? glued to an element */
+		"via=\"/a//a\"",		/* the same twice in a row */
+		"via=\"/1//2//3//4//5//6//7//8//9\"",	/* 9 elements */
+		"via=2F61 via=2F62",		/* twice */
+		"via=2F6",			/* bad hex */
+	};
+	struct vigil_record r = { 0 };
+	struct vigil_policy_name chain[8];
+	char line[2048], *p;
+	const char *why = NULL;
+
+	(void)state;
+	load("type=KERNEL_OTHER msg=audit(1.000:7): vigil=1 seq=7 "
+	     "verdict=learned op=open access=r uid=0 exe=\"/usr/bin/grep\" "
+	     "path=\"/etc/passwd\" target=? pid=9 comm=\"grep\" "
+	     "via=\"/usr/lib/systemd/systemd//usr/local/bin/svc\" "
+	     "mntns=4026532000");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_string_equal(r.via, "/usr/lib/systemd/systemd//usr/local/bin/svc");
+	assert_int_equal(r.mntns, 4026532000u);
+	assert_string_equal(r.extra, "");
+	assert_int_equal(vigil_via_chain(r.via, chain, 8), 2);
+	assert_int_equal(chain[0].len, strlen("/usr/lib/systemd/systemd"));
+	assert_memory_equal(chain[1].s, "/usr/local/bin/svc", 18);
+	assert_int_equal(chain[1].len, 18);
+	assert_true(vigil_via_has(r.via, "/usr/local/bin/svc"));
+	assert_true(vigil_via_has(r.via, "/usr/lib/systemd/systemd"));
+	assert_false(vigil_via_has(r.via, "/usr/local/bin"));
+	assert_false(vigil_via_has(r.via, "/usr/local/bin/sv"));
+
+	/* after capability fields; hex with a space; cut: "?" first */
+	load("type=KERNEL_OTHER msg=audit(1.000:8): vigil=1 seq=8 "
+	     "verdict=learned op=signal access=kill uid=0 exe=\"/bin/kill\" "
+	     "path=? target=\"/x\" pid=9 comm=\"kill\" opid=3 ocomm=\"x\" "
+	     "via=3F2F2F6F707420612F737663");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_string_equal(r.via, "?//opt a/svc");
+	assert_string_equal(r.extra, "opid=3 ocomm=\"x\"");
+	assert_int_equal(vigil_via_chain(r.via, chain, 8), 1);
+	assert_int_equal(chain[0].len, 10);
+	assert_true(vigil_via_has(r.via, "/opt a/svc"));
+	assert_false(vigil_via_has(r.via, "?"));
+
+	/* none: NULL */
+	load("type=KERNEL_OTHER msg=audit(1.000:9): vigil=1 seq=9 "
+	     "verdict=learned op=open access=r uid=0 exe=\"/sbin/init\" "
+	     "path=\"/etc/x\" target=? pid=1 comm=\"init\"");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_null(r.via);
+	assert_int_equal(vigil_via_chain(r.via, chain, 8), 0);
+
+	/* 8 elements, 1024 bytes: the bounds */
+	assert_true(vigil_via_valid("/1//2//3//4//5//6//7//8", &why));
+	assert_true(vigil_via_valid("?//2//3//4//5//6//7//8//9", &why));
+	assert_false(vigil_via_valid("?//2//3//4//5//6//7//8//9//10", &why));
+	assert_true(vigil_via_valid("?", &why));
+	assert_true(vigil_via_valid("?//a/b", &why));
+	p = line;
+	*p++ = '/';
+	memset(p, 'a', 1024);
+	p[1024] = '\0';
+	assert_false(vigil_via_valid(line, &why));
+	assert_non_null(strstr(why, "1024"));
+	line[1024] = '\0';
+	assert_true(vigil_via_valid(line, &why));
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		why = NULL;
+		snprintf(line, sizeof(line),
+			 "type=KERNEL_OTHER msg=audit(1.000:1): vigil=1 seq=1 "
+			 "verdict=learned op=open access=r uid=0 exe=\"/a\" "
+			 "path=\"/b\" target=? pid=1 comm=\"a\" %s", bad[i]);
+		load(line);
+		if (vigil_record_parse(au, &r, &why) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(why);
+		if (!strstr(why, "via="))
+			fail_msg("%s: the reason names no via=: %s", bad[i],
+				 why);
+	}
+	vigil_record_free(&r);
+}
+
 static void test_file_ops(void **state)
 {
 	(void)state;
@@ -202,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_parse_full),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_via),
 		cmocka_unit_test(test_file_ops),
 	};
 
