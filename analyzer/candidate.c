@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "rules.h"
 #include "export.h"
@@ -96,8 +97,7 @@ static int find_children(struct vigil_ruleset *rs,
 	for (i = 0; i < rs->nsubjects; i++) {
 		struct vigil_subject_rules *sr = &rs->subjects[i];
 		const struct vigil_policy_subject *ps =
-			vigil_policy_find_subject(pol, sr->exe,
-						  strlen(sr->exe), NULL, 0);
+			vigil_policy_subject_at(pol, sr->block);
 
 		sr->children = calloc(rs->nsubjects, sizeof(*sr->children));
 		if (!sr->children)
@@ -106,7 +106,7 @@ static int find_children(struct vigil_ruleset *rs,
 		for (j = 0; j < rs->nsubjects; j++) {
 			const char *c = rs->subjects[j].exe;
 
-			if (j == i)
+			if (j == i || !export_runs(rs, i, j))
 				continue;
 			for (k = 0; k < n; k++) {
 				uint64_t acc;
@@ -140,7 +140,74 @@ static bool wanted(char *const *subjects, size_t n, const char *exe)
 	return !n;
 }
 
+/* The block of rs (other than self) whose exe is exe, a plain one first. */
+static ssize_t block_of(const struct vigil_ruleset *rs, size_t self,
+			const char *exe)
+{
+	ssize_t any = -1;
+	size_t i;
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		if (i == self || strcmp(rs->subjects[i].exe, exe))
+			continue;
+		if (!rs->subjects[i].via)
+			return (ssize_t)i;
+		if (any < 0)
+			any = (ssize_t)i;
+	}
+	return any;
+}
+
+/*
+ * Each via block's parent: the block of its via. -EINVAL with err when
+ * there is none or the via blocks run under each other in a loop.
+ */
+static int find_parents(struct vigil_ruleset *rs, char *err, size_t err_size)
+{
+	size_t i, j, steps;
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		struct vigil_subject_rules *sr = &rs->subjects[i];
+		ssize_t p;
+
+		if (!sr->via)
+			continue;
+		p = block_of(rs, i, sr->via);
+		if (p < 0) {
+			snprintf(err, err_size, "line %u: subject %s via %s: "
+				 "no block of %s in this export: a via block "
+				 "is exported inside the profile, domain or "
+				 "ruleset of the block it runs under (add "
+				 "that block, or drop 'via' to export it as "
+				 "a program of its own)", sr->line, sr->exe,
+				 sr->via, sr->via);
+			return -EINVAL;
+		}
+		sr->parent = (size_t)p;
+	}
+	for (i = 0; i < rs->nsubjects; i++) {
+		for (j = i, steps = 0; rs->subjects[j].via &&
+		     steps <= rs->nsubjects; steps++)
+			j = rs->subjects[j].parent;
+		if (rs->subjects[j].via) {
+			snprintf(err, err_size, "line %u: subject %s via %s: "
+				 "its via blocks run under each other in a "
+				 "loop: no program of its own runs them",
+				 rs->subjects[i].line, rs->subjects[i].exe,
+				 rs->subjects[i].via);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static bool same_via(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 int vigil_ruleset_from_policy(const struct vigil_policy *pol,
+			      const unsigned int *lines,
 			      const struct vigil_ruleset *obs,
 			      char *const *subjects, size_t nsubjects,
 			      struct vigil_ruleset *ret, char *err,
@@ -158,10 +225,12 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 		const struct vigil_policy_subject *ps =
 			vigil_policy_subject_at(pol, i);
 		const struct vigil_glob *sg = vigil_policy_subject_glob(ps);
+		const struct vigil_glob *vg = vigil_policy_subject_via(ps);
 		const struct vigil_subject_rules *o = NULL;
 		struct vigil_subject_rules *sr;
-		const char *lit;
-		size_t len;
+		const char *lit, *vlit = NULL;
+		size_t len, vlen = 0, x;
+		bool dup = false;
 
 		lit = vigil_glob_literal(sg, &len);
 		if (!lit) {
@@ -171,19 +240,43 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			rc = -EINVAL;
 			goto fail;
 		}
+		if (vg) {
+			vlit = vigil_glob_literal(vg, &vlen);
+			if (!vlit) {
+				snprintf(err, err_size, "line %u: subject %s "
+					 "via %s: the via glob must name one "
+					 "executable (the block it runs under) "
+					 "for an export",
+					 lines ? lines[i] : 0,
+					 vigil_glob_source(sg, &len),
+					 vigil_glob_source(vg, &vlen));
+				rc = -EINVAL;
+				goto fail;
+			}
+		}
 		sr = &rs.subjects[rs.nsubjects];
 		sr->exe = strndup(lit, len);
-		if (!sr->exe)
+		sr->via = vlit ? strndup(vlit, vlen) : NULL;
+		if (!sr->exe || (vlit && !sr->via))
 			goto fail;
-		/* a later block of the same exe is never used */
-		if (export_find_subject(&rs, sr->exe) ||
-		    !wanted(subjects, nsubjects, sr->exe)) {
+		sr->line = lines ? lines[i] : 0;
+		sr->block = i;
+		/* a later block of the same exe and via is never used */
+		for (x = 0; x < rs.nsubjects; x++)
+			dup |= !strcmp(rs.subjects[x].exe, sr->exe) &&
+			       same_via(rs.subjects[x].via, sr->via);
+		if (dup || (!wanted(subjects, nsubjects, sr->exe) &&
+			    !(sr->via &&
+			      wanted(subjects, nsubjects, sr->via)))) {
 			free(sr->exe);
-			sr->exe = NULL;
+			free(sr->via);
+			sr->exe = sr->via = NULL;
 			continue;
 		}
 		rs.nsubjects++;
-		if (obs)
+		/* evidence: the exe's observations, for a plain block only
+		 * (a via block's are those under its via: not told apart) */
+		if (obs && !sr->via)
 			o = export_find_subject(obs, sr->exe);
 		if (o) {
 			sr->events = o->events;
@@ -219,6 +312,9 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			goto fail;
 		}
 	}
+	rc = find_parents(&rs, err, err_size);
+	if (rc)
+		goto fail;
 	rc = find_children(&rs, pol);
 	if (rc)
 		goto fail;

@@ -20,10 +20,16 @@
  * observations (a strict rule set from the database) or NULL; each rule
  * gets the count, times and up to 3 examples of the observed objects of
  * its class it covers. Children: the other subjects an exec rule (x)
- * names. Return 0; -EINVAL (a glob subject) or -ENOENT (a named subject
- * not in pol) with err filled; -ENOMEM.
+ * names. A block "via V" keeps V in sr->via and its parent (the block
+ * of V, a plain one first) in sr->parent; it is kept when its exe or V
+ * is named. lines: each block's line in the file (NULL: unknown), for
+ * the errors and sr->line. A later block of the same exe and via is
+ * skipped. Return 0; -EINVAL (a glob subject or via, a via block
+ * without the block it runs under, via blocks in a loop) or -ENOENT (a
+ * named subject not in pol) with err filled; -ENOMEM.
  */
 int vigil_ruleset_from_policy(const struct vigil_policy *pol,
+			      const unsigned int *lines,
 			      const struct vigil_ruleset *obs,
 			      char *const *subjects, size_t nsubjects,
 			      struct vigil_ruleset *ret, char *err,

@@ -25,6 +25,7 @@
 /* A subject block and a rule of the policy text. */
 struct pblock {
 	struct vigil_glob *glob;
+	struct vigil_glob *via;	/* "via GLOB", or NULL */
 	char *src;		/* the subject glob as written */
 	size_t first_rule, nrules;	/* its rules in ptext.rules */
 	bool relevant;		/* first match of an observed subject */
@@ -52,6 +53,7 @@ static void ptext_free(struct ptext *pt)
 
 	for (i = 0; i < pt->nblocks; i++) {
 		vigil_glob_free(pt->blocks[i].glob);
+		vigil_glob_free(pt->blocks[i].via);
 		free(pt->blocks[i].src);
 	}
 	for (i = 0; i < pt->nrules; i++) {
@@ -126,7 +128,7 @@ static int ptext_read(const char *text, size_t len, struct ptext *pt,
 		n = tokenize(s, l, tok);
 		if (!n)
 			continue;
-		if (tok_is(&tok[0], "subject") && n >= 3 && n <= 4) {
+		if (tok_is(&tok[0], "subject") && n >= 3 && n <= 6) {
 			struct pblock *b;
 
 			if (pt->nblocks == bcap) {
@@ -143,6 +145,11 @@ static int ptext_read(const char *text, size_t len, struct ptext *pt,
 				return -ENOMEM;
 			if (vigil_glob_compile(tok[1].s, tok[1].len, &b->glob,
 					       why, sizeof(why)))
+				return -EINVAL;
+			if (n >= 5 && (!tok_is(&tok[2], "via") ||
+				       vigil_glob_compile(tok[3].s, tok[3].len,
+							  &b->via, why,
+							  sizeof(why))))
 				return -EINVAL;
 			open = true;
 		} else if (n == 1 && tok_is(&tok[0], "}")) {
@@ -187,14 +194,28 @@ static int ptext_read(const char *text, size_t len, struct ptext *pt,
 	return 0;
 }
 
-/* The first block whose glob matches exe, as the parser decides it. */
-static long find_block(const struct ptext *pt, const char *exe)
+/*
+ * The first block whose glob matches exe and, for a via block, whose via
+ * glob matches one of the ancestors chain[0..n), as the parser decides
+ * it.
+ */
+static long find_block(const struct ptext *pt, const char *exe,
+		       const struct vigil_policy_name *chain, unsigned int n)
 {
 	size_t i;
+	unsigned int k;
 
-	for (i = 0; i < pt->nblocks; i++)
-		if (vigil_glob_match(pt->blocks[i].glob, exe, strlen(exe)))
+	for (i = 0; i < pt->nblocks; i++) {
+		const struct pblock *b = &pt->blocks[i];
+
+		if (!vigil_glob_match(b->glob, exe, strlen(exe)))
+			continue;
+		if (!b->via)
 			return (long)i;
+		for (k = 0; k < n; k++)
+			if (vigil_glob_match(b->via, chain[k].s, chain[k].len))
+				return (long)i;
+	}
 	return -1;
 }
 
@@ -237,14 +258,19 @@ static void put_access(FILE *f, enum vigil_class class, uint64_t access)
 	fputs(acc, f);
 }
 
-static void put_subject(FILE *f, const char *exe,
+static void put_subject(FILE *f, const char *exe, const char *chain,
 			const struct vigil_policy_subject *ps)
 {
 	char *e = vigil_glob_escape_dup(exe, strlen(exe), false);
+	char *c = chain ? vigil_glob_escape_dup(chain, strlen(chain), false) :
+			  NULL;
 
-	fprintf(f, "subject %s {%s\n", e ? e : "?",
-		ps ? "" : "\t# not named by the policy");
+	fprintf(f, "subject %s {%s%s%s\n", e ? e : "?",
+		ps ? "" : "\t# not named by the policy",
+		chain ? (ps ? "\t# run via " : ", run via ") : "",
+		chain ? (c ? c : "?") : "");
 	free(e);
+	free(c);
 }
 
 /* Compare; print the sections; return the number of differences. */
@@ -259,12 +285,17 @@ static int compare(const struct vigil_ruleset *rs,
 	for (i = 0; i < rs->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rs->subjects[i];
 		const struct vigil_policy_subject *ps;
+		struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
+		unsigned int nchain;
 		bool opened = false;
 		long b;
 
+		/* the task's ancestors: its via= (by_via) */
+		nchain = vigil_via_chain(sr->chain, chain,
+					 VIGIL_VIA_MAX_ELEMENTS);
 		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe),
-					       NULL, 0);
-		b = find_block(pt, sr->exe);
+					       chain, nchain);
+		b = find_block(pt, sr->exe, chain, nchain);
 		if ((b < 0) != !ps)
 			return -EINVAL;	/* the two readings disagree */
 		if (b >= 0)
@@ -293,7 +324,7 @@ static int compare(const struct vigil_ruleset *rs,
 			if (!nmiss)
 				fprintf(f, "needed but missing:\n");
 			if (!opened) {
-				put_subject(f, sr->exe, ps);
+				put_subject(f, sr->exe, sr->chain, ps);
 				opened = true;
 			}
 			fprintf(f, "\t%s ", vigil_class_name(r->class));
@@ -427,7 +458,9 @@ int do_diff(int argc, char **argv)
 	char *text = NULL;
 	size_t len, nmiss = 0, nunused = 0;
 	unsigned int line = 0;
-	struct vigil_rules_opts ro = { .strict = true };
+	/* by_via: a block "via" an ancestor applies to the observations
+	 * of the tasks run under it only */
+	struct vigil_rules_opts ro = { .strict = true, .by_via = true };
 	struct verb_opts vo;
 	int c, rc, ret = EXIT_USAGE;
 

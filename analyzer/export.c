@@ -17,6 +17,40 @@
 
 /* ---- the verb ---- */
 
+/*
+ * The line of each subject block of text (already accepted by the
+ * parser, which keeps no line numbers): the lines whose first word is
+ * "subject", in order. NULL when out of memory.
+ */
+static unsigned int *block_lines(const char *text, size_t len)
+{
+	unsigned int *v = NULL, line = 0;
+	size_t pos = 0, n = 0, cap = 0;
+
+	while (pos < len) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - s) : len - pos;
+
+		pos += l + (nl ? 1 : 0);
+		line++;
+		while (l && (*s == ' ' || *s == '\t')) {
+			s++;
+			l--;
+		}
+		if (l < 8 || memcmp(s, "subject", 7) ||
+		    (s[7] != ' ' && s[7] != '\t'))
+			continue;
+		if (grow_array((void **)&v, &cap, n + 1, sizeof(*v))) {
+			free(v);
+			return NULL;
+		}
+		v[n++] = line;
+	}
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	return v;
+}
+
 int export_load_candidate(const char *file, char *const *subjects,
 			  size_t nsubjects, struct export_opts *eo,
 			  struct vigil_ruleset *rs)
@@ -25,8 +59,9 @@ int export_load_candidate(const char *file, char *const *subjects,
 	struct vigil_ruleset obs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
-	char *text = NULL, err[256] = "";
+	char *text = NULL, err[512] = "";
 	const char *db = vigil_db_path();
+	unsigned int *lines = NULL;
 	size_t len;
 	int rc;
 
@@ -38,11 +73,18 @@ int export_load_candidate(const char *file, char *const *subjects,
 		return -EINVAL;
 	}
 	rc = vigil_policy_parse(text, len, &pol, &perr);
+	if (!rc)
+		lines = block_lines(text, len);
 	free(text);
 	if (rc) {
 		p_err("%s:%u: %s", file, perr.line,
 		      perr.msg[0] ? perr.msg : strerror(-rc));
 		return -EINVAL;
+	}
+	if (!lines) {
+		vigil_policy_free(pol);
+		p_err("out of memory");
+		return -ENOMEM;
 	}
 	/* Evidence only: a database named must exist, the default may not. */
 	eo->db = NULL;
@@ -59,13 +101,15 @@ int export_load_candidate(const char *file, char *const *subjects,
 			goto out;
 		eo->db = db;
 	}
-	rc = vigil_ruleset_from_policy(pol, eo->db ? &obs : NULL, subjects,
+	rc = vigil_ruleset_from_policy(pol, lines, eo->db ? &obs : NULL,
+				       subjects,
 				       nsubjects, rs, err, sizeof(err));
 	if (rc == -ENOMEM)
 		p_err("out of memory");
 	else if (rc)
 		p_err("%s: %s", file, err);
 out:
+	free(lines);
 	vigil_ruleset_free(&obs);
 	vigil_store_close(store);
 	vigil_policy_free(pol);

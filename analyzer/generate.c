@@ -41,62 +41,6 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
 	return rc;
 }
 
-/* The subjects list add_children grows. */
-struct children {
-	char **v;
-	size_t *n, cap, *owned;
-};
-
-/* Add child to the list unless it is there. 0 or -ENOMEM. */
-static int child_add(void *ctx, const char *child)
-{
-	struct children *c = ctx;
-	size_t j;
-
-	for (j = 0; j < *c->n && strcmp(c->v[j], child); j++)
-		;
-	if (j < *c->n)
-		return 0;
-	if (*c->n == c->cap) {
-		char **nv = realloc(c->v, (c->cap * 2 + 4) * sizeof(*c->v));
-
-		if (!nv)
-			return -ENOMEM;
-		c->v = nv;
-		c->cap = c->cap * 2 + 4;
-	}
-	c->v[*c->n] = strdup(child);
-	if (!c->v[*c->n])
-		return -ENOMEM;
-	(*c->n)++;
-	(*c->owned)++;
-	return 0;
-}
-
-/*
- * Add to *subjects the executables they ran (exec records, learned), and
- * those these ran, once each; the names added are malloc'd (*owned: how
- * many, at the end). 0, -EIO, -ENOMEM.
- */
-static int add_children(struct vigil_store *store, char ***subjects,
-			size_t *n, size_t *owned)
-{
-	struct children c = { .v = *subjects, .n = n, .cap = *n,
-			      .owned = owned };
-	struct vigil_store_children *q;
-	size_t i;
-	int rc;
-
-	rc = vigil_store_children_open(store, &q);
-	if (rc)
-		return rc;
-	for (i = 0; !rc && i < *n; i++)
-		rc = vigil_store_children_each(q, c.v[i], child_add, &c);
-	vigil_store_children_close(q);
-	*subjects = c.v;
-	return rc;
-}
-
 int do_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -137,9 +81,11 @@ int do_generate(int argc, char **argv)
 		"  --broad, more existing objects than its bound; --root: the\n"
 		"  file system to look at (default /). Only the initial mount\n"
 		"  namespace's observations unless --mntns names another (its\n"
-		"  mntns= id) or all. --children: also the executables the\n"
-		"  named subjects ran, transitively (their blocks hold all\n"
-		"  they did). Each rule's comment lists the uids it was seen\n"
+		"  mntns= id) or all. --children: also what the named\n"
+		"  subjects ran, at any depth, each a block 'subject CHILD\n"
+		"  via SUBJECT' with only what it did under SUBJECT (its\n"
+		"  records' via=; records without via= give a plain block of\n"
+		"  all it did). Each rule's comment lists the uids it was seen\n"
 		"  under; --uid (numbers or user names): only observations\n"
 		"  under these uids. A rule seen only under uids the subject\n"
 		"  never ran as (its system uids, else its busiest uid; with\n"
@@ -151,7 +97,7 @@ int do_generate(int argc, char **argv)
 	struct verb_opts vo;
 	const char *out = NULL, *db, *boot = NULL;
 	char *text = NULL, *made_from = NULL;
-	size_t len = 0, i, owned = 0;
+	size_t len = 0, i, scoped = 0, unscoped = 0;
 	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
 	char err[512] = "";
 	long long ms;
@@ -237,20 +183,17 @@ int do_generate(int argc, char **argv)
 	}
 	if (verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
-	if (children && vo.nsubjects) {
-		rc = add_children(store, &vo.subjects, &vo.nsubjects, &owned);
-		if (rc) {
-			p_err("%s: %s", db, rc == -EIO ?
-			      vigil_store_errmsg(store) : strerror(-rc));
-			goto out;
-		}
-	}
 	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
 		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
 	ro.uids = vo.uids;
 	ro.nuids = vo.nuids;
-	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &ro, &rs,
-				   err, sizeof(err));
+	if (children && vo.nsubjects)
+		rc = vigil_rules_load_children(store, vo.subjects,
+					       vo.nsubjects, &ro, &rs, &scoped,
+					       &unscoped, err, sizeof(err));
+	else
+		rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects,
+					   &ro, &rs, err, sizeof(err));
 	if (rc) {
 		if (err[0])
 			p_err("%s", err);
@@ -287,6 +230,23 @@ int do_generate(int argc, char **argv)
 			if (asprintf(&m, "%s%s%u", made_from,
 				     i ? "," : "; only uids ",
 				     (unsigned int)vo.uids[i]) < 0) {
+				p_err("out of memory");
+				goto out;
+			}
+			free(made_from);
+			made_from = m;
+		}
+		if (children && vo.nsubjects) {
+			char *m;
+
+			if (asprintf(&m, "%s\n# --children: %zu block%s of "
+				     "what ran under a named subject (via=, "
+				     "any depth), each 'via' it; %zu child "
+				     "block%s from records without via= (a "
+				     "kernel before exec-chain scoping): all "
+				     "it did, whoever ran it", made_from,
+				     scoped, scoped == 1 ? "" : "s", unscoped,
+				     unscoped == 1 ? "" : "s") < 0) {
 				p_err("out of memory");
 				goto out;
 			}
@@ -341,8 +301,6 @@ int do_generate(int argc, char **argv)
 		       (unsigned long long)rs.flagged, plural(rs.flagged));
 	ret = EXIT_OK;
 out:
-	for (i = vo.nsubjects - owned; i < vo.nsubjects; i++)
-		free(vo.subjects[i]);
 	vigil_policy_free(pol);
 	free(made_from);
 	free(text);

@@ -157,7 +157,29 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 				     false);
 		}
 		fputc('\n', f);
-		fprintf(f, "subject %s {\n", exe);
+		if (sr->via) {
+			char *via = vigil_glob_escape_dup(sr->via,
+							  strlen(sr->via),
+							  false);
+
+			if (!via) {
+				free(exe);
+				return -ENOMEM;
+			}
+			fprintf(f, "# only what it did run by %s (via=, at any "
+				"depth); this block applies to nothing else\n",
+				via);
+			fprintf(f, "subject %s via %s {\n", exe, via);
+			free(via);
+		} else {
+			if (sr->unscoped)
+				fprintf(f, "# run by a subject named here (exec "
+					"records), but its records carry no "
+					"via= (a kernel before exec-chain "
+					"scoping): all it did, whoever ran it; "
+					"this block applies to every run of it\n");
+			fprintf(f, "subject %s {\n", exe);
+		}
 		free(exe);
 		for (j = 0; j < sr->nchildren; j++) {
 			char *c = vigil_glob_escape_dup(sr->children[j],

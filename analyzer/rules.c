@@ -1090,6 +1090,8 @@ void vigil_ruleset_free(struct vigil_ruleset *rs)
 		free(sr->children);
 		free(sr->service_uids);
 		free(sr->exe);
+		free(sr->via);
+		free(sr->chain);
 	}
 	free(rs->subjects);
 	memset(rs, 0, sizeof(*rs));

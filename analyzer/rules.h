@@ -112,6 +112,23 @@ struct vigil_subject_rules {
 	uint32_t *service_uids;
 	size_t nservice_uids;
 	size_t flagged;		/* rules vigil_rule_flagged() */
+	/*
+	 * Exec-chain scoping (issue 13 §5). via: the block is "subject EXE
+	 * via VIA": only what EXE did run under VIA (an exec ancestor; a
+	 * literal path); NULL for a plain block. unscoped: a child (found
+	 * by exec records) whose observations carry no via=, so its block
+	 * holds what it did whoever ran it. chain: with
+	 * vigil_rules_opts.by_via, the via= of its observations (NULL:
+	 * none). line: the block's line in a candidate file (0: none),
+	 * block: its index among the file's blocks; parent: with via, the
+	 * index in the rule set of the block whose exe is via (set by
+	 * vigil_ruleset_from_policy).
+	 */
+	char *via;
+	bool unscoped;
+	char *chain;
+	unsigned int line, block;
+	size_t parent;
 };
 
 struct vigil_ruleset {
@@ -167,7 +184,32 @@ struct vigil_rules_opts {
 	/* Only the observations under these uids (sorted); none: all. */
 	const uint32_t *uids;
 	size_t nuids;
+	/*
+	 * Exec chains (via=, issue 13 §5). via: only the observations of
+	 * tasks with that exec ancestor, the ancestor's own left out; the
+	 * subjects get sr->via. via_none: only observations without via=.
+	 * by_via: one subject per (exe, via chain), sr->chain (diff).
+	 * missing_ok: a named subject never observed is no error.
+	 */
+	const char *via;
+	bool via_none, by_via, missing_ok;
 };
+/*
+ * generate --children: the named subjects' rules (all they did), then,
+ * for each, the executables that ran under it (their via= names it, at
+ * any depth), each a block "via" it with only what it did there, and
+ * the children that exec records name but whose records carry no via=
+ * (a kernel before exec-chain scoping), each a plain block marked
+ * unscoped with what it did without via=. Subjects sorted by exe, the
+ * via blocks of an exe before its plain block. *ret_scoped and
+ * *ret_unscoped count those blocks. Errors as vigil_rules_load_opts.
+ */
+int vigil_rules_load_children(struct vigil_store *s, char *const *subjects,
+			      size_t nsubjects,
+			      const struct vigil_rules_opts *o,
+			      struct vigil_ruleset *ret, size_t *ret_scoped,
+			      size_t *ret_unscoped, char *err,
+			      size_t err_size);
 /* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
 #define VIGIL_BLAST_MIN 20
 #define VIGIL_BLAST_FACTOR 10

@@ -151,8 +151,9 @@ static int service_uids(struct vigil_subject_rules *sr, struct obs *obs,
 }
 
 static int subject_add(struct vigil_ruleset *rs, size_t *cap,
-		       const char *exe, struct obs *obs, size_t nobs,
-		       const struct vigil_rules_opts *o, struct blast *b)
+		       const char *exe, const char *chain, struct obs *obs,
+		       size_t nobs, const struct vigil_rules_opts *o,
+		       struct blast *b)
 {
 	struct vigil_subject_rules *sr;
 	size_t i, n = 0;
@@ -170,6 +171,17 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 	if (!sr->exe)
 		return -ENOMEM;
 	rs->nsubjects++;
+	if (o->via) {
+		sr->via = strdup(o->via);
+		if (!sr->via)
+			return -ENOMEM;
+	}
+	sr->unscoped = o->via_none;
+	if (chain) {
+		sr->chain = strdup(chain);
+		if (!sr->chain)
+			return -ENOMEM;
+	}
 	for (i = 0; i < nobs; i++) {
 		sr->events += obs[i].count;
 		rules_minmax(&sr->first, &sr->last, obs[i].first, obs[i].last);
@@ -243,24 +255,25 @@ static void obs_free(struct obs *obs, size_t n)
 }
 
 /*
- * Whether the row's (exe, op, access, object) is the previous row's
+ * Whether the row's (exe, op, access, object, via) is the previous row's
  * (*key, updated): 0 or -ENOMEM.
  */
 static int same_key(const struct vigil_store_obs *row, char **key,
 		    size_t *key_len, bool *again)
 {
-	const char *c[4] = { row->exe, row->op, row->access, row->object };
-	size_t l[4], len = 0, i;
+	const char *c[5] = { row->exe, row->op, row->access, row->object,
+			     row->via };
+	size_t l[5], len = 0, i;
 	char *k, *p;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		l[i] = c[i] ? strlen(c[i]) : 0;
 		len += l[i] + 2;
 	}
 	k = malloc(len + 1);
 	if (!k)
 		return -ENOMEM;
-	for (i = 0, p = k; i < 4; i++) {
+	for (i = 0, p = k; i < 5; i++) {
 		/* NULL and "" differ: a marker byte before each */
 		*p++ = c[i] ? 'v' : 'n';
 		memcpy(p, c[i] ? c[i] : "", l[i]);
@@ -291,6 +304,7 @@ struct load {
 	size_t nsubjects;
 	bool *seen;
 	char *cur;		/* the subject whose rows these are */
+	char *cur_via;		/* and their via (by_via), or NULL */
 	struct obs *obs;
 	size_t nobs, obs_cap, subj_cap;
 	char *key;		/* the previous row's (see same_key) */
@@ -317,19 +331,32 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 	}
 	if (!wanted(l->subjects, l->nsubjects, exe, l->seen))
 		return 0;
-	if (!l->cur || strcmp(l->cur, exe)) {
+	/* under VIA: VIA's own accesses are its own block's */
+	if (l->o->via && !strcmp(exe, l->o->via))
+		return 0;
+	if (!l->cur || strcmp(l->cur, exe) ||
+	    !!l->cur_via != !!row->via ||
+	    (row->via && strcmp(l->cur_via, row->via))) {
 		if (l->cur) {
-			rc = subject_add(&l->rs, &l->subj_cap, l->cur, l->obs,
-					 l->nobs, l->o, l->b);
+			rc = subject_add(&l->rs, &l->subj_cap, l->cur,
+					 l->cur_via, l->obs, l->nobs, l->o,
+					 l->b);
 			obs_free(l->obs, l->nobs);
 			l->nobs = 0;
 			if (rc)
 				return rc;
 		}
 		free(l->cur);
+		free(l->cur_via);
+		l->cur_via = NULL;
 		l->cur = strdup(exe);
 		if (!l->cur)
 			return -ENOMEM;
+		if (row->via) {
+			l->cur_via = strdup(row->via);
+			if (!l->cur_via)
+				return -ENOMEM;
+		}
 	}
 	l->rs.records += row->records;
 	rc = row_obs(row, &ob);
@@ -359,15 +386,17 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 	return 0;
 }
 
-int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
-			  size_t nsubjects, const struct vigil_rules_opts *o,
-			  struct vigil_ruleset *ret, char *err,
-			  size_t err_size)
+static int load_opts(struct vigil_store *s, char *const *subjects,
+		     size_t nsubjects, const struct vigil_rules_opts *o,
+		     struct vigil_ruleset *ret, char *err, size_t err_size,
+		     bool filter_children)
 {
 	const struct vigil_store_obs_filter f = {
 		.would_deny = !o->no_would_deny,
 		.since_ms = o->since_ms, .until_ms = o->until_ms,
 		.mntns = o->mntns, .uids = o->uids, .nuids = o->nuids,
+		.via_has = o->via, .via_none = o->via_none,
+		.by_via = o->by_via,
 	};
 	struct load l = {
 		.o = o, .subjects = subjects, .nsubjects = nsubjects,
@@ -395,16 +424,17 @@ int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 	if (rc)
 		goto out;
 	if (l.cur) {
-		rc = subject_add(&l.rs, &l.subj_cap, l.cur, l.obs, l.nobs, o,
-				 l.b);
+		rc = subject_add(&l.rs, &l.subj_cap, l.cur, l.cur_via, l.obs,
+				 l.nobs, o, l.b);
 		if (rc)
 			goto out;
 	}
-	children_filter(&l.rs);
+	if (filter_children)
+		children_filter(&l.rs);
 	rc = vigil_store_latest_snapshot_id(s, &l.rs.snapshot);
 	if (rc)
 		goto out;
-	for (i = 0; i < nsubjects; i++)
+	for (i = 0; i < nsubjects && !o->missing_ok; i++)
 		if (!l.seen[i])
 			rc = -ENOENT;
 out:
@@ -412,6 +442,7 @@ out:
 	obs_free(l.obs, l.nobs);
 	free(l.obs);
 	free(l.cur);
+	free(l.cur_via);
 	free(l.key);
 	free(l.seen);
 	if (rc) {
@@ -419,5 +450,187 @@ out:
 		return rc;
 	}
 	*ret = l.rs;
+	return 0;
+}
+
+int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
+			  size_t nsubjects, const struct vigil_rules_opts *o,
+			  struct vigil_ruleset *ret, char *err,
+			  size_t err_size)
+{
+	return load_opts(s, subjects, nsubjects, o, ret, err, err_size, true);
+}
+
+/* ---- generate --children: children scoped by via= ---- */
+
+/* By exe, then the via blocks (by via) before the plain one. */
+static int subject_order(const void *a, const void *b)
+{
+	const struct vigil_subject_rules *x = a, *y = b;
+	int c = strcmp(x->exe, y->exe);
+
+	if (c)
+		return c;
+	if (!x->via || !y->via)
+		return !x->via - !y->via;
+	return strcmp(x->via, y->via);
+}
+
+/* Move the subjects of src to dst and add up the totals; src emptied. */
+static int ruleset_merge(struct vigil_ruleset *dst, struct vigil_ruleset *src)
+{
+	struct vigil_subject_rules *v;
+
+	if (src->nsubjects) {
+		v = realloc(dst->subjects, (dst->nsubjects + src->nsubjects) *
+				sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memcpy(v + dst->nsubjects, src->subjects,
+		       src->nsubjects * sizeof(*v));
+		dst->subjects = v;
+		dst->nsubjects += src->nsubjects;
+	}
+	free(src->subjects);
+	src->subjects = NULL;
+	src->nsubjects = 0;
+	if (src->tuples)
+		rules_minmax(&dst->first, &dst->last, src->first, src->last);
+	dst->records += src->records;
+	dst->snapshot_tuples += src->snapshot_tuples;
+	dst->tuples += src->tuples;
+	dst->skipped += src->skipped;
+	dst->flagged += src->flagged;
+	vigil_ruleset_free(src);
+	return 0;
+}
+
+/* A list of names, each once. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static bool names_has(const struct names *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n->n; i++)
+		if (!strcmp(n->v[i], s))
+			return true;
+	return false;
+}
+
+static int names_add(void *ctx, const char *s)
+{
+	struct names *n = ctx;
+	int rc;
+
+	if (names_has(n, s))
+		return 0;
+	rc = grow_array((void **)&n->v, &n->cap, n->n + 1, sizeof(*n->v));
+	if (rc)
+		return rc;
+	n->v[n->n] = strdup(s);
+	if (!n->v[n->n])
+		return -ENOMEM;
+	n->n++;
+	return 0;
+}
+
+static void names_free(struct names *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+}
+
+int vigil_rules_load_children(struct vigil_store *s, char *const *subjects,
+			      size_t nsubjects,
+			      const struct vigil_rules_opts *o,
+			      struct vigil_ruleset *ret, size_t *ret_scoped,
+			      size_t *ret_unscoped, char *err,
+			      size_t err_size)
+{
+	struct vigil_ruleset rs = { 0 }, part = { 0 };
+	struct names scoped = { 0 }, all = { 0 }, legacy = { 0 };
+	struct vigil_store_children *q = NULL;
+	struct vigil_rules_opts po;
+	size_t i, j;
+	int rc;
+
+	*ret_scoped = *ret_unscoped = 0;
+	rc = load_opts(s, subjects, nsubjects, o, &rs, err, err_size, false);
+	if (rc)
+		return rc;
+	/* what ran under each named subject, by via= */
+	for (i = 0; i < nsubjects; i++) {
+		po = *o;
+		po.via = subjects[i];
+		po.by_via = false;
+		rc = load_opts(s, NULL, 0, &po, &part, err, err_size, false);
+		if (rc)
+			goto out;
+		for (j = 0; j < part.nsubjects && !rc; j++)
+			rc = names_add(&scoped, part.subjects[j].exe);
+		*ret_scoped += part.nsubjects;
+		if (!rc)
+			rc = ruleset_merge(&rs, &part);
+		if (rc)
+			goto out;
+	}
+	/* children by exec records, transitively, whose records have no
+	 * via= (a kernel before exec-chain scoping): today's blocks */
+	for (i = 0; i < nsubjects; i++) {
+		rc = names_add(&all, subjects[i]);
+		if (rc)
+			goto out;
+	}
+	rc = vigil_store_children_open(s, &q);
+	if (rc)
+		goto out;
+	for (i = 0; i < all.n && !rc; i++)
+		rc = vigil_store_children_each(q, all.v[i], names_add, &all);
+	vigil_store_children_close(q);
+	if (rc)
+		goto out;
+	for (i = nsubjects; i < all.n; i++) {
+		bool named = false;
+
+		for (j = 0; j < nsubjects; j++)
+			named |= !strcmp(subjects[j], all.v[i]);
+		if (named || names_has(&scoped, all.v[i]))
+			continue;
+		rc = names_add(&legacy, all.v[i]);
+		if (rc)
+			goto out;
+	}
+	if (legacy.n) {
+		po = *o;
+		po.via_none = true;
+		po.missing_ok = true;
+		rc = load_opts(s, legacy.v, legacy.n, &po, &part, err,
+			       err_size, false);
+		if (rc)
+			goto out;
+		*ret_unscoped = part.nsubjects;
+		rc = ruleset_merge(&rs, &part);
+		if (rc)
+			goto out;
+	}
+	qsort(rs.subjects, rs.nsubjects, sizeof(*rs.subjects), subject_order);
+	children_filter(&rs);
+out:
+	vigil_ruleset_free(&part);
+	names_free(&scoped);
+	names_free(&all);
+	names_free(&legacy);
+	if (rc) {
+		vigil_ruleset_free(&rs);
+		return rc;
+	}
+	*ret = rs;
 	return 0;
 }

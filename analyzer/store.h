@@ -139,11 +139,16 @@ struct vigil_store_obs_filter {
 	int64_t mntns;		/* -1: any */
 	const uint32_t *uids;	/* none: any */
 	size_t nuids;
+	/* via_has: only rows one of whose via elements it is; via_none:
+	 * only rows without via; by_via: rows per via too (obs.via) */
+	const char *via_has;
+	bool via_none, by_via;
 };
 /* One distinct (exe, op, access, object, uid) of records and the latest
- * snapshot; strings NULL for SQL NULL, valid during the call only. */
+ * snapshot (and via, with by_via; else via NULL); strings NULL for SQL
+ * NULL, valid during the call only. */
 struct vigil_store_obs {
-	const char *exe, *op, *access, *object;
+	const char *exe, *op, *access, *object, *via;
 	uint64_t count;		/* the larger of records' and the kernel's */
 	int64_t first, last;	/* seconds */
 	uint64_t records;	/* how many records */
@@ -151,7 +156,7 @@ struct vigil_store_obs {
 	uint32_t uid;
 };
 /*
- * Each observation, ordered by exe, op, access, object, uid, to fn. 0;
+ * Each observation, ordered by exe, via, op, access, object, uid, to fn. 0;
  * fn's non-zero return, which stops the walk; -EIO or -ENOMEM.
  */
 int vigil_store_observations(struct vigil_store *s,

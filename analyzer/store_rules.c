@@ -20,29 +20,41 @@
  * were made too), merged: the kernel's count includes the sighting a
  * record reports, so a tuple seen in both counts max() of the two.
  */
+/*
+ * ?6: one of the via elements is ?6. Elements start with '/' and hold no
+ * "//" (docs/record-format.md), so in "/" VIA "//" each is "/" E "//".
+ * ?7: no via.
+ */
+#define VIA_FILTER \
+	"  AND (?6 IS NULL OR instr('/' || coalesce(via, '') || '//', " \
+	"   '/' || ?6 || '//') > 0) " \
+	"  AND (NOT ?7 OR via IS NULL) "
 static const char obs_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
-	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid FROM ("
-	" SELECT exe, op, access, object, uid, count(*) AS n, "
+	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v FROM ("
+	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
+	"  uid, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
-	"  GROUP BY exe, op, access, object, uid"
+	VIA_FILTER
+	"  GROUP BY exe, v, op, access, object, uid"
 	" UNION ALL"
-	" SELECT exe, op, access, object, uid, sum(count), min(first), "
-	"  max(last), 1 FROM kernel_tuples "
+	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
+	"  uid, sum(count), min(first), max(last), 1 FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
-	"  GROUP BY exe, op, access, object, uid"
-	") GROUP BY exe, op, access, object, uid "
-	"ORDER BY exe, op, access, object, uid";
+	VIA_FILTER
+	"  GROUP BY exe, v, op, access, object, uid"
+	") GROUP BY exe, v, op, access, object, uid "
+	"ORDER BY exe, v, op, access, object, uid";
 
 /* ",0,33," for the SQL filter by uid (instr). */
 static int uid_filter(const uint32_t *v, size_t n, char **ret)
@@ -87,6 +99,10 @@ int vigil_store_observations(struct vigil_store *s,
 			goto out;
 		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
 	}
+	if (f->via_has)
+		sqlite3_bind_text(st, 6, f->via_has, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, f->via_none);
+	sqlite3_bind_int(st, 8, f->by_via);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		row.exe = store_col_text(st, 0);
 		row.op = store_col_text(st, 1);
@@ -98,6 +114,7 @@ int vigil_store_observations(struct vigil_store *s,
 		row.records = (uint64_t)sqlite3_column_int64(st, 7);
 		row.snapshot = (uint64_t)sqlite3_column_int64(st, 8);
 		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
+		row.via = store_col_text(st, 10);
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;

@@ -275,7 +275,7 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	char **load = NULL, *text = NULL, *path = NULL;
-	size_t i, j, n = 0, len = 0;
+	size_t i, j, n = 0, len = 0, fi;
 	struct timeval tv;
 	bool *reach = NULL, *sub = NULL;
 	FILE *f = NULL;
@@ -311,9 +311,15 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 	/* only the subjects no other one runs: a child runs under its
 	 * parent's profile (ix); its own profile would confine it for the
 	 * whole system */
-	for (i = 0; i < rs.nsubjects; i++) {
+	for (i = 0, fi = 0; i < rs.nsubjects; i++) {
+		const char *prof;
 		char *name;
 
+		/* a via block has no profile: it is in its parent's */
+		if (rs.subjects[i].via)
+			continue;
+		prof = fi < files.n ? files.paths[fi] : "?";
+		fi++;
 		for (j = 0; j < rs.nsubjects; j++)
 			if (j != i && reach[j * rs.nsubjects + i] &&
 			    !reach[i * rs.nsubjects + j])
@@ -329,10 +335,10 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 		      (name[0] >= 'A' && name[0] <= 'Z') ||
 		      (name[0] >= '0' && name[0] <= '9')))
 			name[0] = 'x';
-		fprintf(f, "profile %s\t%s\t%s\n", name, files.paths[i],
+		fprintf(f, "profile %s\t%s\t%s\n", name, prof,
 			rs.subjects[i].exe);
 		printf("complain: %s (%s)\n", name, rs.subjects[i].exe);
-		load[n++] = files.paths[i];
+		load[n++] = (char *)prof;
 		free(name);
 		for (j = 0; j < rs.nsubjects; j++)
 			if (reach[i * rs.nsubjects + j])

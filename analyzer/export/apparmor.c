@@ -117,10 +117,11 @@ static bool aa_peer(struct aa *a, const char *exe)
 		return false;
 	}
 	for (i = 0; i < n; i++)
-		m += a->reach[i * n + t];
+		m += a->reach[i * n + t] && !a->rs->subjects[i].via;
 	fputs(m > 1 ? "peer={" : "peer=", a->f);
 	for (i = 0, m = 0; i < n; i++) {
-		if (!a->reach[i * n + t])
+		/* a via block has no profile: it runs in its parent's */
+		if (!a->reach[i * n + t] || a->rs->subjects[i].via)
 			continue;
 		fprintf(a->f, "%s%s", m++ ? "," : "", a->names[i]);
 	}
@@ -495,8 +496,26 @@ static int aa_reached(struct export_ctx *c,
 	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
 	if (!e)
 		return -ENOMEM;
-	fprintf(c->f, "\n  # subject %s, run from here with ix: its rules "
-		"too\n", e);
+	if (sr->via) {
+		char *v = vigil_glob_escape_dup(sr->via, strlen(sr->via),
+						false);
+
+		if (!v) {
+			free(e);
+			return -ENOMEM;
+		}
+		fprintf(c->f, "\n  # subject %s via %s (a child scoped to "
+			"this service): ix, its rules folded in here, so it "
+			"runs under this profile and no profile of its own "
+			"confines it when run outside the service (Cx, a "
+			"child profile, would keep rules from the service; "
+			"this export always uses ix: docs/export.md)\n", e,
+			v);
+		free(v);
+	} else {
+		fprintf(c->f, "\n  # subject %s, run from here with ix: its "
+			"rules too\n", e);
+	}
 	rc = asprintf(&a->from, "(%s) ", e);
 	free(e);
 	if (rc < 0) {
@@ -583,6 +602,10 @@ static void aa_release(struct export_ctx *c)
 const struct export_target export_apparmor = {
 	.name = "apparmor",
 	.title = "AppArmor profile",
+	.via_note = "a block 'via' this subject (a child scoped to it) is folded into "
+		    "this profile with ix, said at its rules: it gets no profile of "
+		    "its own, so loading this export never confines that program "
+		    "run outside the service",
 	.inherit = true,
 	.general = aa_general,
 	.ngeneral = ARRAY_SIZE(aa_general),

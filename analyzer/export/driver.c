@@ -283,6 +283,27 @@ export_find_subject(const struct vigil_ruleset *rs, const char *exe)
 	return NULL;
 }
 
+bool export_runs(const struct vigil_ruleset *rs, size_t i, size_t j)
+{
+	const struct vigil_subject_rules *a = &rs->subjects[i];
+	const struct vigil_subject_rules *b = &rs->subjects[j];
+	size_t k;
+
+	/* a via block runs only under its via */
+	if (b->via)
+		return !strcmp(b->via, a->exe) ||
+		       (a->via && !strcmp(b->via, a->via));
+	for (k = 0; k < rs->nsubjects; k++) {
+		const struct vigil_subject_rules *v = &rs->subjects[k];
+
+		if (v->via && !strcmp(v->exe, b->exe) &&
+		    (!strcmp(v->via, a->exe) ||
+		     (a->via && !strcmp(v->via, a->via))))
+			return false;
+	}
+	return true;
+}
+
 int export_reach(const struct vigil_ruleset *rs, bool **ret)
 {
 	size_t n = rs->nsubjects, i, j, k;
@@ -293,13 +314,15 @@ int export_reach(const struct vigil_ruleset *rs, bool **ret)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		r[i * n + i] = true;
+		if (rs->subjects[i].via)
+			r[rs->subjects[i].parent * n + i] = true;
 		for (k = 0; k < rs->subjects[i].nchildren; k++) {
 			const char *exe = rs->subjects[i].children[k];
-			const struct vigil_subject_rules *c =
-				export_find_subject(rs, exe);
 
-			if (c)
-				r[i * n + (size_t)(c - rs->subjects)] = true;
+			for (j = 0; j < n; j++)
+				if (!strcmp(rs->subjects[j].exe, exe) &&
+				    export_runs(rs, i, j))
+					r[i * n + j] = true;
 		}
 	}
 	do {
@@ -423,6 +446,9 @@ static int subject(struct export_ctx *c, size_t i)
 
 	c->sr = &c->rs->subjects[i];
 	c->self = i;
+	/* a via block is written inside its parent's files */
+	if (c->sr->via && !t->per_system)
+		return 0;
 	if (!t->per_system)
 		rc = file_begin(c);
 	if (!rc && t->subject_begin)
@@ -439,6 +465,9 @@ static int subject(struct export_ctx *c, size_t i)
 	}
 	if (!rc && t->children_note && c->sr->nchildren)
 		rc = note_add(&c->general, "%s", t->children_note);
+	for (j = 0; j < n && !rc && t->via_note; j++)
+		if (c->rs->subjects[j].via && j != i && c->reach[i * n + j])
+			rc = note_add(&c->general, "%s", t->via_note);
 	if (!rc && t->subject_end)
 		rc = t->subject_end(c);
 	return rc;

@@ -37,9 +37,18 @@ const struct vigil_subject_rules *
 export_find_subject(const struct vigil_ruleset *rs, const char *exe);
 
 /*
+ * Whether subject i can run subject j's block (exec rules aside): not
+ * when j is "via" another subject than i or i's own via, nor when j is
+ * a plain block and a block "via" i (or i's via) of the same exe comes
+ * first for the tasks i runs.
+ */
+bool export_runs(const struct vigil_ruleset *rs, size_t i, size_t j);
+
+/*
  * Which subjects run under which: (*ret)[i * n + j] is true when the
  * processes of subject j run with the rules of subject i (i itself, and
- * the children i execs, transitively; rules.c lists the children). The
+ * the children i execs, transitively; rules.c lists the children; the
+ * blocks "via" i, whose parent it is). The
  * exporters whose children inherit the parent's confinement (AppArmor ix,
  * Landlock, TOMOYO without a domain transition...) include those rules.
  */
@@ -58,7 +67,10 @@ struct export_ctx;
  * notes gathered across them), the subjects' own rules only, and writes
  * its files in end. Every operation but rule may be NULL; release
  * frees what the target keeps in c->priv (priv_size bytes, zeroed), and
- * is called whatever happened.
+ * is called whatever happened. A block "via" another (sr->via) gets no
+ * file of its own: its rules go to its parent's (export_reach); a
+ * per_system target is given it like the others and writes it in its
+ * transition form.
  *
  * rule is called for every rule of a class (a rule of no class is noted
  * "unknown class" by the driver): each target switches over enum
@@ -73,6 +85,8 @@ struct export_target {
 	const char *const *general;	/* notes every file starts with */
 	size_t ngeneral;
 	const char *children_note;	/* if a subject runs others */
+	/* if a subject has blocks "via" it (their rules are included) */
+	const char *via_note;
 	size_t priv_size;
 	int (*begin)(struct export_ctx *c);
 	int (*subject_begin)(struct export_ctx *c);

@@ -591,6 +591,9 @@ static void ll_release(struct export_ctx *c)
 const struct export_target export_landlock = {
 	.name = "landlock",
 	.title = "Landlock ruleset",
+	.via_note = "a Landlock ruleset applies to every program the subject runs: "
+		    "the blocks 'via' it (its children) are included (the union of "
+		    "their rules) and get no ruleset of their own",
 	.inherit = true,
 	.general = ll_general,
 	.ngeneral = ARRAY_SIZE(ll_general),

@@ -676,6 +676,10 @@ const struct export_target export_selinux = {
 	.inherit = true,
 	.general = se_general,
 	.ngeneral = ARRAY_SIZE(se_general),
+	.via_note = "a block 'via' this subject is folded into this domain: the "
+		    "child runs here (execute_no_trans, no type transition) and "
+		    "gets no domain of its own, so the program run elsewhere is "
+		    "not confined by this export",
 	.children_note = "children run in this domain (execute_no_trans): "
 			 "the rules of those that are subjects here are "
 			 "included",

@@ -369,6 +369,9 @@ const struct export_target export_systemd = {
 	.inherit = true,
 	.general = sd_general,
 	.ngeneral = ARRAY_SIZE(sd_general),
+	.via_note = "a unit's settings apply to every program the service runs: "
+		    "the blocks 'via' it (its children) are included (the union of "
+		    "their rules) and get no unit of their own",
 	.children_note = "the unit's children run under the same settings: "
 			 "the rules of those that are subjects here are "
 			 "included",

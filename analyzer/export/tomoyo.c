@@ -24,6 +24,9 @@ struct tmy {
 	FILE *ef;		/* exception_policy.conf's lines */
 	char *exc;
 	size_t elen;
+	/* the domains of the subject being written: one, or for a block
+	 * "via" another, one per exec path from the program it runs under */
+	struct export_notes domains;
 };
 
 /* TOMOYO's word form: printable ASCII as is but '\' as "\\", the other
@@ -462,29 +465,168 @@ static int tm_begin(struct export_ctx *c)
 	return t->ef ? 0 : -ENOMEM;
 }
 
-/* The domain of the subject, made one from any parent. */
+/* The plain block a via block runs under, at the top of its parents. */
+static size_t tm_root(const struct vigil_ruleset *rs, size_t i)
+{
+	size_t steps;
+
+	for (steps = 0; rs->subjects[i].via && steps <= rs->nsubjects;
+	     steps++)
+		i = rs->subjects[i].parent;
+	return i;
+}
+
+/* Whether block a runs block b: an exec rule of a names b's exe. */
+static bool tm_runs(const struct vigil_ruleset *rs, size_t a, size_t b)
+{
+	const struct vigil_subject_rules *sa = &rs->subjects[a];
+	size_t k;
+
+	for (k = 0; k < sa->nchildren; k++)
+		if (!strcmp(sa->children[k], rs->subjects[b].exe))
+			return export_runs(rs, a, b);
+	return false;
+}
+
+#define TM_PATH_MAX 8
+
+/*
+ * The exec paths from path[0] (a plain block) to the via block x
+ * through via blocks of the same root, each a domain name added to
+ * t->domains ("<kernel> ROOT ... X"), at most TM_PATH_MAX deep.
+ */
+static int tm_paths(struct tmy *t, const struct vigil_ruleset *rs,
+		    size_t *path, size_t depth, size_t x, size_t root)
+{
+	size_t j, k;
+	int rc = 0;
+
+	for (j = 0; j < rs->nsubjects && !rc; j++) {
+		bool seen = false;
+
+		if (!rs->subjects[j].via || tm_root(rs, j) != root ||
+		    !tm_runs(rs, path[depth - 1], j))
+			continue;
+		for (k = 0; k < depth; k++)
+			seen |= path[k] == j;
+		if (seen)
+			continue;
+		path[depth] = j;
+		if (j == x) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+
+			if (!f)
+				return -ENOMEM;
+			fputs("<kernel>", f);
+			for (k = 0; k <= depth; k++) {
+				char *w = tm_word(rs->subjects[path[k]].exe);
+
+				if (!w) {
+					fclose(f);
+					free(buf);
+					return -ENOMEM;
+				}
+				fprintf(f, " %s", w);
+				free(w);
+			}
+			if (fclose(f)) {
+				free(buf);
+				return -ENOMEM;
+			}
+			rc = note_add(&t->domains, "%s", buf);
+			free(buf);
+		} else if (depth + 1 < TM_PATH_MAX) {
+			rc = tm_paths(t, rs, path, depth + 1, x, root);
+		}
+	}
+	return rc;
+}
+
+/* Whether rs has a plain block of exe. */
+static bool tm_plain(const struct vigil_ruleset *rs, const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nsubjects; i++)
+		if (!rs->subjects[i].via && !strcmp(rs->subjects[i].exe, exe))
+			return true;
+	return false;
+}
+
+/*
+ * The domain of the subject, made one from any parent; a block "via"
+ * another: the domains TOMOYO's transitions give it under that one
+ * ("<kernel> SERVICE [INTERMEDIATE...] CHILD"), no initialize_domain
+ * (run elsewhere it is not in them), and no_initialize_domain when a
+ * plain block of the same exe would take it out of them.
+ */
 static int tm_subject_begin(struct export_ctx *c)
 {
+	const struct vigil_ruleset *rs = c->rs;
 	struct tmy *t = c->priv;
+	size_t path[TM_PATH_MAX], root, i;
 	char *w = tm_word(c->sr->exe);
+	int rc;
 
 	if (!w)
 		return -ENOMEM;
-	fprintf(c->f, "<kernel> %s\nuse_profile 3\nuse_group 0\n\n", w);
-	fprintf(t->ef, "initialize_domain %s from any\n", w);
+	notes_free(&t->domains);
+	if (!c->sr->via) {
+		rc = note_add(&t->domains, "<kernel> %s", w);
+		if (!rc)
+			fprintf(t->ef, "initialize_domain %s from any\n", w);
+		free(w);
+		return rc;
+	}
+	root = tm_root(rs, c->self);
+	path[0] = root;
+	rc = tm_paths(t, rs, path, 1, c->self, root);
+	if (!rc && !t->domains.n) {
+		char *r = tm_word(rs->subjects[root].exe);
+
+		rc = r ? note_add(&t->domains, "<kernel> %s %s", r, w) :
+			 -ENOMEM;
+		if (!rc)
+			rc = note_add(t->general, "a block 'via' a subject "
+				      "whose blocks have no exec rule for it "
+				      "is written as that subject's direct "
+				      "child");
+		free(r);
+	}
+	for (i = 0; i < t->domains.n && !rc; i++) {
+		const char *d = t->domains.v[i];
+
+		if (tm_plain(rs, c->sr->exe))
+			fprintf(t->ef, "no_initialize_domain %s from %.*s\n",
+				w, (int)(strrchr(d, ' ') - d), d);
+	}
+	if (!rc)
+		rc = note_add(t->general, "a block 'via' another is the "
+			      "domain TOMOYO's transitions give it under "
+			      "that one ('<kernel> SERVICE [...] CHILD', one "
+			      "per exec path the candidate's exec rules "
+			      "show), with no initialize_domain: the program "
+			      "run elsewhere is not in it");
 	free(w);
-	return 0;
+	return rc;
 }
 
 static int tm_subject_end(struct export_ctx *c)
 {
 	struct tmy *t = c->priv;
-	size_t i;
+	size_t i, d;
 
-	for (i = 0; i < t->lines.n; i++)
-		fprintf(c->f, "%s\n", t->lines.v[i]);
+	for (d = 0; d < t->domains.n; d++) {
+		fprintf(c->f, "%s\nuse_profile 3\nuse_group 0\n\n",
+			t->domains.v[d]);
+		for (i = 0; i < t->lines.n; i++)
+			fprintf(c->f, "%s\n", t->lines.v[i]);
+		fputc('\n', c->f);
+	}
 	notes_free(&t->lines);
-	fputc('\n', c->f);
+	notes_free(&t->domains);
 	return 0;
 }
 
@@ -530,6 +672,7 @@ static void tm_release(struct export_ctx *c)
 	struct tmy *t = c->priv;
 
 	notes_free(&t->lines);
+	notes_free(&t->domains);
 	if (t->ef)
 		fclose(t->ef);
 	free(t->exc);
