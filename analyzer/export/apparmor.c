@@ -23,6 +23,20 @@ struct aa {
 	/* the network lines of the profile being written, each once */
 	struct export_notes net;
 	char *from;		/* "(CHILD) ": whose rules are written */
+	/*
+	 * Cx: the via children of the profile being written that get a
+	 * child profile (cx[j], why[j]: the capability or network they need
+	 * that the service's own block lacks), written into nf (nested),
+	 * then into the profile before its end. nesting: writing one (its
+	 * exec rules stay ix); skip: the driver's calls for the rules of
+	 * the child just written there.
+	 */
+	bool *cx;
+	char **why;
+	FILE *nf;
+	char *nested;
+	size_t nlen;
+	bool nesting, skip;
 };
 
 /* A "network ..." line, unless the profile has it already. */
@@ -193,6 +207,20 @@ static const char *aa_dir_suffix(const struct glob_toks *g, uint64_t acc)
 	return S_ISDIR(st.st_mode) ? "/" : "";
 }
 
+/* The index of the Cx child whose exe rule r (an exec rule) names. */
+static ssize_t aa_cx_child(const struct aa *a, const struct vigil_rule *r)
+{
+	size_t j;
+
+	if (a->nesting || !a->cx || r->generalised ||
+	    !(r->access & VIGIL_FILE_X))
+		return -1;
+	for (j = 0; j < a->rs->nsubjects; j++)
+		if (a->cx[j] && !strcmp(a->rs->subjects[j].exe, r->object))
+			return (ssize_t)j;
+	return -1;
+}
+
 static int aa_file(struct aa *a, const struct vigil_rule *r)
 {
 	const char *from = a->from ? a->from : "";
@@ -200,6 +228,7 @@ static int aa_file(struct aa *a, const struct vigil_rule *r)
 	struct glob_toks g = { 0 };
 	char mode[16];
 	size_t m = 0;
+	ssize_t cx;
 	int rc;
 
 	if ((acc & VIGIL_FILE_I)) {
@@ -235,11 +264,26 @@ static int aa_file(struct aa *a, const struct vigil_rule *r)
 		mode[m++] = 'l';
 	if (acc & VIGIL_FILE_K)
 		mode[m++] = 'k';
-	if (acc & VIGIL_FILE_X) {
+	cx = aa_cx_child(a, r);
+	if ((acc & VIGIL_FILE_X) && cx < 0) {
 		mode[m++] = 'i';
 		mode[m++] = 'x';
 	}
 	mode[m] = '\0';
+	if (cx >= 0) {
+		/* the child's own profile: Cx to it, the other letters
+		 * apart */
+		if (m) {
+			fputs("  ", a->f);
+			aa_path(a->f, &g, "");
+			fprintf(a->f, " %s,\n", mode);
+		}
+		fputs("  ", a->f);
+		aa_path(a->f, &g, "");
+		fprintf(a->f, " Cx -> %s,\n", a->names[cx]);
+		glob_toks_free(&g);
+		return 0;
+	}
 	if (!m) {
 		glob_toks_free(&g);
 		return note_rule(a->left, r, "ioctl only: AppArmor 3.0 has "
@@ -386,6 +430,14 @@ static int aa_rule(struct export_ctx *c, const struct vigil_rule *r)
 	return -EINVAL;
 }
 
+/* The driver's call: not for the rules of a Cx child written already. */
+static int aa_rule_driver(struct export_ctx *c, const struct vigil_rule *r)
+{
+	struct aa *a = c->priv;
+
+	return a->skip ? 0 : aa_rule(c, r);
+}
+
 /* The receive side of signals and ptrace from other subjects. */
 static int aa_receive(struct aa *a, size_t self)
 {
@@ -458,15 +510,125 @@ static char *aa_interpreter(const char *exe)
 	return e ? e : strdup(p);
 }
 
+/* Whether the capabilities and networks of sr's rules are all in the
+ * service's own; else the first one that is not, malloc'd, in *ret. */
+static int aa_needs_more(const struct vigil_subject_rules *svc,
+			 const struct vigil_subject_rules *sr, char **ret)
+{
+	bool have[VIGIL_CAP_COUNT] = { false }, caps[VIGIL_CAP_COUNT];
+	size_t i, k;
+	int c, rc = 0;
+
+	*ret = NULL;
+	for (i = 0; i < svc->nrules; i++) {
+		if (svc->rules[i].class != VIGIL_CLASS_CAP ||
+		    export_caps(&svc->rules[i], caps))
+			continue;
+		for (c = 0; c < VIGIL_CAP_COUNT; c++)
+			have[c] |= caps[c];
+	}
+	for (i = 0; i < sr->nrules && !*ret && !rc; i++) {
+		const struct vigil_rule *r = &sr->rules[i];
+		struct net_obj no, o2;
+		bool found = false;
+
+		if (r->class == VIGIL_CLASS_CAP) {
+			if (export_caps(r, caps))
+				continue;
+			for (c = 0; c < VIGIL_CAP_COUNT && !*ret; c++)
+				if (caps[c] && !have[c] &&
+				    asprintf(ret, "capability %s",
+					     vigil_cap_name(c)) < 0) {
+					*ret = NULL;
+					rc = -ENOMEM;
+					break;
+				}
+			continue;
+		}
+		if (r->class != VIGIL_CLASS_NET || net_obj_parse(r, &no))
+			continue;
+		for (k = 0; k < svc->nrules && !found; k++) {
+			if (svc->rules[k].class != VIGIL_CLASS_NET ||
+			    net_obj_parse(&svc->rules[k], &o2))
+				continue;
+			found = !strcmp(no.family, o2.family) &&
+				!strcmp(no.type, o2.type);
+			net_obj_free(&o2);
+		}
+		if (!found && asprintf(ret, "network %s %s", no.family,
+				       no.type) < 0) {
+			*ret = NULL;
+			rc = -ENOMEM;
+		}
+		net_obj_free(&no);
+	}
+	return rc;
+}
+
+/* Whether the service's own block has a literal exec rule for exe. */
+static bool aa_runs_literal(const struct vigil_subject_rules *svc,
+			    const char *exe)
+{
+	size_t i;
+
+	for (i = 0; i < svc->nrules; i++)
+		if (svc->rules[i].class == VIGIL_CLASS_FILE &&
+		    (svc->rules[i].access & VIGIL_FILE_X) &&
+		    !svc->rules[i].generalised &&
+		    !strcmp(svc->rules[i].object, exe))
+			return true;
+	return false;
+}
+
+/*
+ * Which via children of the profile get Cx: those whose rules add a
+ * capability or a network the service's own block does not have (ix
+ * would give it to the service), when the service runs them by a literal
+ * exec rule (a glob cannot be told apart).
+ */
+static int aa_choose_cx(struct export_ctx *c)
+{
+	const struct vigil_ruleset *rs = c->rs;
+	struct aa *a = c->priv;
+	size_t n = rs->nsubjects, j;
+	int rc = 0;
+
+	for (j = 0; j < n; j++) {
+		free(a->why[j]);
+		a->why[j] = NULL;
+		a->cx[j] = false;
+	}
+	for (j = 0; j < n && !rc; j++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[j];
+
+		if (j == c->self || !sr->via || sr->parent != c->self ||
+		    !aa_runs_literal(c->sr, sr->exe))
+			continue;
+		rc = aa_needs_more(c->sr, sr, &a->why[j]);
+		a->cx[j] = a->why[j] != NULL;
+	}
+	return rc;
+}
+
 /* The profile's first lines, the interpreter of a #! script. */
 static int aa_subject_begin(struct export_ctx *c)
 {
 	struct aa *a = c->priv;
 	char *interp = aa_interpreter(c->sr->exe);
+	int rc;
 
 	a->reach = c->reach;
 	a->f = c->f;
 	notes_free(&a->net);
+	free(a->nested);
+	a->nested = NULL;
+	a->nlen = 0;
+	a->skip = a->nesting = false;
+	rc = aa_choose_cx(c);
+	if (rc) {
+		free(interp);
+		return rc;
+	}
 	fputs("abi <abi/3.0>,\n\ninclude <tunables/global>\n\n", c->f);
 	fprintf(c->f, "profile %s ", a->names[c->self]);
 	aa_literal_path(c->f, c->sr->exe);
@@ -481,6 +643,65 @@ static int aa_subject_begin(struct export_ctx *c)
 	return 0;
 }
 
+/*
+ * A Cx child: its profile, nested in the service's (written at its end),
+ * with its rules and those of the subjects it runs (ix there); the
+ * service's exec rule for it is "Cx -> NAME".
+ */
+static int aa_nested(struct export_ctx *c,
+		     const struct vigil_subject_rules *sr, const char *e)
+{
+	struct aa *a = c->priv;
+	size_t n = c->rs->nsubjects, self = (size_t)(sr - c->rs->subjects);
+	size_t j, k;
+	struct export_notes net = a->net;
+	FILE *top = a->f;
+	char *v;
+	int rc = 0;
+
+	v = vigil_glob_escape_dup(sr->via, strlen(sr->via), false);
+	if (!v)
+		return -ENOMEM;
+	fprintf(c->f, "\n  # subject %s via %s (a child scoped to this "
+		"service): Cx -> %s, a child profile of its own below: it "
+		"needs %s, which this service's own rules do not have (ix "
+		"would grant it to the service too)\n", e, v,
+		a->names[self], a->why[self]);
+	free(v);
+	if (!a->nf) {
+		a->nf = open_memstream(&a->nested, &a->nlen);
+		if (!a->nf)
+			return -ENOMEM;
+	}
+	a->f = a->nf;
+	memset(&a->net, 0, sizeof(a->net));
+	a->nesting = true;
+	fprintf(a->f, "\n  profile %s {\n    include <abstractions/base>\n\n",
+		a->names[self]);
+	for (j = 0; j < n && !rc; j++) {
+		const struct vigil_subject_rules *s = &c->rs->subjects[j];
+
+		if (!a->reach[self * n + j])
+			continue;
+		if (j != self)
+			fprintf(a->f, "\n  # subject %s, run from here with "
+				"ix: its rules too\n", s->exe);
+		for (k = 0; k < s->nrules && !rc; k++)
+			rc = (unsigned int)s->rules[k].class <
+				     VIGIL_CLASS_COUNT ?
+				     aa_rule(c, &s->rules[k]) :
+				     note_rule(a->left, &s->rules[k],
+					       "unknown class");
+	}
+	fputs("  }\n", a->f);
+	notes_free(&a->net);
+	a->net = net;
+	a->f = top;
+	a->nesting = false;
+	a->skip = true;
+	return rc;
+}
+
 /* A child run with ix: its rules follow, said so. */
 static int aa_reached(struct export_ctx *c,
 		      const struct vigil_subject_rules *sr)
@@ -491,11 +712,17 @@ static int aa_reached(struct export_ctx *c,
 
 	free(a->from);
 	a->from = NULL;
+	a->skip = false;
 	if (sr == c->sr)
 		return 0;
 	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
 	if (!e)
 		return -ENOMEM;
+	if (a->cx[sr - c->rs->subjects]) {
+		rc = aa_nested(c, sr, e);
+		free(e);
+		return rc;
+	}
 	if (sr->via) {
 		char *v = vigil_glob_escape_dup(sr->via, strlen(sr->via),
 						false);
@@ -507,9 +734,9 @@ static int aa_reached(struct export_ctx *c,
 		fprintf(c->f, "\n  # subject %s via %s (a child scoped to "
 			"this service): ix, its rules folded in here, so it "
 			"runs under this profile and no profile of its own "
-			"confines it when run outside the service (Cx, a "
-			"child profile, would keep rules from the service; "
-			"this export always uses ix: docs/export.md)\n", e,
+			"confines it when run outside the service (it needs no "
+			"capability or network the service lacks: else Cx, a "
+			"child profile, docs/export.md)\n", e,
 			v);
 		free(v);
 	} else {
@@ -537,6 +764,13 @@ static int aa_subject_end(struct export_ctx *c)
 	rc = aa_receive(a, c->self);
 	if (rc)
 		return rc;
+	if (a->nf) {
+		rc = fclose(a->nf) ? -ENOMEM : 0;
+		a->nf = NULL;
+		if (rc)
+			return rc;
+		fwrite(a->nested, 1, a->nlen, c->f);
+	}
 	fputs("}\n", c->f);
 	rc = export_body(c, &body, &len);
 	if (rc)
@@ -574,7 +808,9 @@ static int aa_begin(struct export_ctx *c)
 	a->general = &c->general;
 	a->left = &c->left;
 	a->names = calloc(rs->nsubjects + 1, sizeof(*a->names));
-	if (!a->names)
+	a->cx = calloc(rs->nsubjects + 1, sizeof(*a->cx));
+	a->why = calloc(rs->nsubjects + 1, sizeof(*a->why));
+	if (!a->names || !a->cx || !a->why)
 		return -ENOMEM;
 	for (i = 0; i < rs->nsubjects; i++) {
 		a->names[i] = export_subject_name(rs->subjects[i].exe);
@@ -595,6 +831,14 @@ static void aa_release(struct export_ctx *c)
 		for (i = 0; i < c->rs->nsubjects; i++)
 			free(a->names[i]);
 	free(a->names);
+	if (a->why)
+		for (i = 0; i < c->rs->nsubjects; i++)
+			free(a->why[i]);
+	free(a->why);
+	free(a->cx);
+	if (a->nf)
+		fclose(a->nf);
+	free(a->nested);
 	free(a->from);
 	notes_free(&a->net);
 }
@@ -603,8 +847,10 @@ const struct export_target export_apparmor = {
 	.name = "apparmor",
 	.title = "AppArmor profile",
 	.via_note = "a block 'via' this subject (a child scoped to it) is folded into "
-		    "this profile with ix, said at its rules: it gets no profile of "
-		    "its own, so loading this export never confines that program "
+		    "this profile with ix, or gets Cx to a child profile nested "
+		    "here when it needs a capability or network this subject's "
+		    "own rules lack, said at each: it gets no profile of its "
+		    "own, so loading this export never confines that program "
 		    "run outside the service",
 	.inherit = true,
 	.general = aa_general,
@@ -613,7 +859,7 @@ const struct export_target export_apparmor = {
 	.begin = aa_begin,
 	.subject_begin = aa_subject_begin,
 	.reached = aa_reached,
-	.rule = aa_rule,
+	.rule = aa_rule_driver,
 	.subject_end = aa_subject_end,
 	.release = aa_release,
 };

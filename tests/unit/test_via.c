@@ -198,7 +198,7 @@ static void test_generate_children(void **state)
 
 static void test_export_via(void **state)
 {
-	char odir[300], f[400], *text;
+	char odir[300], f[400], *text, *b;
 	char *argv_a[] = { "export", "--db", db, "--to", "apparmor", "-o",
 			   odir, cand, NULL };
 	char *argv_t[] = { "export", "--db", db, "--to", "tomoyo", "-o",
@@ -235,7 +235,33 @@ static void test_export_via(void **state)
 	assert_null(strstr(text, "/etc/profile"));
 	assert_non_null(strstr(text, "loading this export never confines "
 			       "that program run outside the service"));
+	/* sh needs a capability the service lacks: Cx to a child profile
+	 * nested in the service's, with its rules and tr's (which it runs) */
+	assert_non_null(strstr(text, "\"/usr/bin/dash\" Cx -> usr.bin.dash,\n"));
+	assert_non_null(strstr(text, "# subject /usr/bin/dash via " SVC
+			       " (a child scoped to this service): Cx -> "
+			       "usr.bin.dash, a child profile of its own "
+			       "below: it needs capability net_admin"));
+	b = strstr(text, "\n  profile usr.bin.dash {\n");
+	assert_non_null(b);
+	assert_non_null(strstr(b, "  capability net_admin,\n"));
+	assert_non_null(strstr(b, "\"/etc/tr.conf{,/}\" r,\n"));
+	assert_non_null(strstr(b, "\"/usr/bin/tr\" ix,\n"));
+	/* before it, in the service's own rules: no net_admin */
+	assert_true(strstr(text, "  capability net_admin,\n") > b);
+	/* sort needs nothing more: ix */
+	assert_non_null(strstr(text, "\"/usr/bin/sort\" ix,\n"));
+	assert_null(strstr(text, "profile usr.bin.sort"));
 	free(text);
+	/* AppArmor's own parser takes it, when installed (test_export
+	 * requires it) */
+	if (!system("command -v apparmor_parser > /dev/null 2>&1")) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "apparmor_parser -QK '%s' "
+			 "> /dev/null 2>&1", f);
+		assert_int_equal(system(cmd), 0);
+	}
 
 	/* TOMOYO: the transition form, one domain per exec path */
 	snprintf(odir, sizeof(odir), "%s/tm", dir);
