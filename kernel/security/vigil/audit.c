@@ -10,11 +10,14 @@
 #include "vigil.h"
 
 /*
- * Longest exe and object written into a record. Hex encoding doubles them,
- * so two of them plus the other fields stay below the audit message limit
- * (MAX_AUDIT_MESSAGE_LENGTH, 8970). The learned file keeps them whole.
+ * Longest exe and object written into a record, and the most bytes of
+ * exe, via (at most VIGIL_VIA_MAX) and object together: hex encoding
+ * doubles them, so they plus the other fields stay below the audit
+ * message limit (MAX_AUDIT_MESSAGE_LENGTH, 8970). An object past what the
+ * exe and via leave is cut shorter. The learned file keeps them whole.
  */
 #define VIGIL_AUDIT_STR_MAX 2048
+#define VIGIL_AUDIT_STR_BUDGET 4096
 
 int vigil_audit_type __ro_after_init = CONFIG_SECURITY_VIGIL_AUDIT_TYPE;
 
@@ -68,6 +71,8 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  const char *obj, size_t len, u32 mntns, u64 seq)
 {
 	gfp_t gfp = acc->may_sleep ? GFP_KERNEL : GFP_ATOMIC | __GFP_NOWARN;
+	size_t exe_len = min_t(size_t, subj->len, VIGIL_AUDIT_STR_MAX);
+	size_t via_len = min_t(size_t, subj->via_len, VIGIL_VIA_MAX);
 	struct audit_buffer *ab;
 	char access[64];
 
@@ -84,7 +89,8 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 			 seq, vigil_verdict_name(verdict),
 			 vigil_op_name(acc->op), access,
 			 from_kuid(&init_user_ns, cred->uid));
-	log_string(ab, "exe", subj->exe, subj->len);
+	len = min(len, VIGIL_AUDIT_STR_BUDGET - exe_len - via_len);
+	log_string(ab, "exe", subj->exe, exe_len);
 	log_string(ab, "path", acc->path ? obj : NULL, len);
 	log_string(ab, "target", acc->path ? NULL : obj, len);
 	if (acc->actor) {
@@ -95,6 +101,9 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	} else {
 		audit_log_lsm_data(ab, &acc->ad);
 	}
+	/* The programs its task's exec ancestors ran, nearest last. */
+	if (via_len)
+		log_string(ab, "via", vigil_subject_via(subj), via_len);
 	/* Not the initial mount namespace: its names are not the host's. */
 	if (mntns)
 		audit_log_format(ab, " mntns=%u", mntns);

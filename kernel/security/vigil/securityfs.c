@@ -289,6 +289,15 @@ static void seq_field(struct seq_file *m, const char *s, size_t len)
 		       " \\");
 }
 
+/* A subject's exec chain, "-" when it has none. */
+static void via_field(struct seq_file *m, const struct vigil_subject *s)
+{
+	if (s->via_len)
+		seq_field(m, vigil_subject_via(s), s->via_len);
+	else
+		seq_puts(m, " -");
+}
+
 static void subject_show(const struct vigil_subject *s, void *arg)
 {
 	struct seq_file *m = arg;
@@ -298,12 +307,13 @@ static void subject_show(const struct vigil_subject *s, void *arg)
 		   atomic64_read(&s->first_sightings),
 		   atomic64_read(&s->would_deny), s->mntns);
 	seq_field(m, s->exe, s->len);
+	via_field(m, s);
 	seq_putc(m, '\n');
 }
 
 static int subjects_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, "# execs events first_sightings would_deny mntns exe\n");
+	seq_puts(m, "# execs events first_sightings would_deny mntns exe via\n");
 	vigil_subjects_for_each(subject_show, m);
 	return 0;
 }
@@ -364,7 +374,7 @@ static int learned_show(struct seq_file *m, void *v)
 	char access[64];
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# seq verdict op access count first last uid mntns exe object\n");
+		seq_puts(m, "# seq verdict op access count first last uid mntns exe object via\n");
 		return 0;
 	}
 	e = v;
@@ -380,6 +390,7 @@ static int learned_show(struct seq_file *m, void *v)
 		seq_field(m, e->obj, e->objlen);
 	else
 		seq_puts(m, " ?");
+	via_field(m, e->key.subj);
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -27,8 +27,10 @@ u32 vigil_policy_gen(void)
  * @lp: the loaded policy, under rcu_read_lock()
  * @subj: the subject
  *
- * The answer is cached per subject in @lp; every CPU that computes it
- * computes the same value, so racing writers are harmless.
+ * The block is the first whose glob matches the subject's exe and, for a
+ * "via" block, one of its exec chain's elements. The answer is cached
+ * per subject in @lp (the chain is part of the subject); every CPU that
+ * computes it computes the same value, so racing writers are harmless.
  *
  * Return: the block, or NULL when the policy does not name @subj.
  */
@@ -36,16 +38,22 @@ const struct vigil_policy_subject *
 vigil_policy_block(struct vigil_loaded_policy *lp,
 		   const struct vigil_subject *subj)
 {
+	struct vigil_policy_name chain[VIGIL_VIA_ELEMS + 1];
 	const struct vigil_policy_subject *ps;
 	unsigned long v;
+	unsigned int n;
+	bool cut;
 
 	if (subj->id < vigil_max_subjects) {
 		v = READ_ONCE(lp->psub[subj->id]);
 		if (v != PSUB_UNKNOWN)
 			return v == PSUB_NONE ? NULL : (void *)v;
 	}
+	/* The chain's elements, a leading "?" (not a name) left out. */
+	n = vigil_via_split(vigil_subject_via(subj), subj->via_len, chain,
+			    ARRAY_SIZE(chain), &cut);
 	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len,
-				       NULL, 0);
+				       chain, n);
 	if (subj->id < vigil_max_subjects)
 		WRITE_ONCE(lp->psub[subj->id], ps ? (unsigned long)ps : PSUB_NONE);
 	return ps;

@@ -2,6 +2,10 @@
 /*
  * vigil: subjects, the executables tasks run, resolved once per exec.
  *
+ * A subject is an executable in a mount namespace under an exec chain
+ * (chain.c): the executables its task's exec ancestors ran, so "grep run
+ * by a service's script" and "grep run by a login shell" are two.
+ *
  * A subject is shared by the creds that run it and the table's tuples that
  * name it, and freed when the last of them goes. New subjects are charged
  * to the real uid that exec'd them first: an unprivileged uid may hold at
@@ -67,15 +71,18 @@ static int __init vigil_max_subjects_setup(char *str)
 __setup("vigil.max_subjects=", vigil_max_subjects_setup);
 
 static struct vigil_subject *subject_alloc(const char *exe, size_t len,
+					   const char *via, size_t via_len,
 					   u32 mntns, u32 hash)
 {
 	struct vigil_subject *s;
 
-	s = kzalloc(struct_size(s, exe, len + 1), GFP_KERNEL);
+	s = kzalloc(struct_size(s, exe, len + 1 + via_len + 1), GFP_KERNEL);
 	if (!s)
 		return NULL;
 	memcpy(s->exe, exe, len);
 	s->len = len;
+	memcpy(s->exe + len + 1, via, via_len);
+	s->via_len = via_len;
 	s->mntns = mntns;
 	s->hash = hash;
 	refcount_set(&s->ref, 1);
@@ -145,22 +152,32 @@ void vigil_subject_put(struct vigil_subject *s)
 	kfree_rcu(s, rcu);
 }
 
-static bool subject_is(const struct vigil_subject *s, const char *exe,
-		       size_t len, u32 mntns, u32 hash)
+/* What a subject is interned by: its exe, namespace and chain. */
+struct subject_id {
+	const char *exe;
+	size_t len;
+	const char *via;
+	size_t via_len;
+	u32 mntns;
+	u32 hash;
+};
+
+static bool subject_is(const struct vigil_subject *s,
+		       const struct subject_id *id)
 {
-	return s->hash == hash && s->mntns == mntns && s->len == len &&
-	       !memcmp(s->exe, exe, len);
+	return s->hash == id->hash && s->mntns == id->mntns &&
+	       s->len == id->len && s->via_len == id->via_len &&
+	       !memcmp(s->exe, id->exe, id->len) &&
+	       !memcmp(vigil_subject_via(s), id->via, id->via_len);
 }
 
 /* Under subject_lock or RCU: a referenced subject already interned. */
-static struct vigil_subject *subject_lookup(const char *exe, size_t len,
-					    u32 mntns, u32 hash)
+static struct vigil_subject *subject_lookup(const struct subject_id *id)
 {
 	struct vigil_subject *s;
 
-	hash_for_each_possible_rcu(subject_hash, s, node, hash)
-		if (subject_is(s, exe, len, mntns, hash) &&
-		    refcount_inc_not_zero(&s->ref))
+	hash_for_each_possible_rcu(subject_hash, s, node, id->hash)
+		if (subject_is(s, id) && refcount_inc_not_zero(&s->ref))
 			return s;
 	return NULL;
 }
@@ -184,25 +201,26 @@ static void subject_forget_block(u32 id)
 }
 
 /*
- * Find or create the subject for @exe in @mntns, charged to @uid unless
- * @privileged. Sleeps. Return: a reference, or the overflow subject.
+ * Find or create the subject @sid, charged to @uid unless @privileged.
+ * Sleeps. Return: a reference, or the overflow subject.
  */
-static struct vigil_subject *subject_get(const char *exe, size_t len,
-					 u32 mntns, kuid_t uid,
+static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 					 bool privileged)
 {
-	u32 hash = jhash(exe, len, mntns);
 	struct uid_charge *c, *newc = NULL;
 	struct vigil_subject *s, *new;
 	int id;
 
+	sid->hash = jhash(sid->via, sid->via_len,
+			  jhash(sid->exe, sid->len, sid->mntns));
 	rcu_read_lock();
-	s = subject_lookup(exe, len, mntns, hash);
+	s = subject_lookup(sid);
 	rcu_read_unlock();
 	if (s)
 		return s;
 
-	new = subject_alloc(exe, len, mntns, hash);
+	new = subject_alloc(sid->exe, sid->len, sid->via, sid->via_len,
+			    sid->mntns, sid->hash);
 	if (!privileged)
 		newc = kzalloc(sizeof(*newc), GFP_KERNEL);
 	id = ida_alloc(&subject_ida, GFP_KERNEL);
@@ -211,7 +229,7 @@ static struct vigil_subject *subject_get(const char *exe, size_t len,
 	new->id = id;
 
 	spin_lock_irq(&subject_lock);
-	s = subject_lookup(exe, len, mntns, hash);
+	s = subject_lookup(sid);
 	if (s) {
 		spin_unlock_irq(&subject_lock);
 		ida_free(&subject_ida, id);
@@ -239,7 +257,7 @@ static struct vigil_subject *subject_get(const char *exe, size_t len,
 	}
 	subject_count++;
 	subject_forget_block(id);
-	hash_add_rcu(subject_hash, &new->node, hash);
+	hash_add_rcu(subject_hash, &new->node, sid->hash);
 	spin_unlock_irq(&subject_lock);
 	kfree(newc);
 	return new;
@@ -300,29 +318,55 @@ static bool exec_privileged(const struct linux_binprm *bprm)
 }
 
 /*
+ * The chain of a program exec'd by a task running @parent (NULL: a kernel
+ * thread, init, a usermode helper: no chain), into @buf (VIGIL_VIA_MAX + 1
+ * bytes). The chain of a program in the initial mount namespace names
+ * nothing resolved in another one: such an ancestor, like the overflow
+ * subject, cuts it.
+ */
+static size_t subject_chain(const struct vigil_subject *parent, u32 mntns,
+			    char *buf)
+{
+	buf[0] = '\0';
+	if (!parent)
+		return 0;
+	return vigil_via_build(buf, vigil_subject_via(parent),
+			       parent->via_len, parent->exe, parent->len,
+			       parent == overflow_subject ||
+			       (!mntns && parent->mntns));
+}
+
+/*
  * The new program's subject, resolved before the point of no return: its
  * path from the initial root, so a chroot cannot rename it. In another
  * mount namespace (or when the initial root cannot reach the file) the
  * subject is that namespace's: a bind mount over a daemon's binary in a
- * private namespace does not make its program that daemon.
+ * private namespace does not make its program that daemon. Its chain is
+ * the exec'ing task's subject's chain and exe: only a task that ran a
+ * program can put it in its descendants' chains.
  */
 static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 {
 	struct vigil_subject *s = overflow_subject;
 	struct vigil_cred *vc = vigil_cred(bprm->cred);
-	const char *exe;
+	struct subject_id sid = { };
 	bool foreign;
-	u32 mntns = 0;
 	char *buf;
 
-	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	buf = kmalloc(PATH_MAX + VIGIL_VIA_MAX + 1, GFP_KERNEL);
 	if (buf) {
-		exe = vigil_path_resolve(&bprm->file->f_path, buf, &foreign);
+		sid.exe = vigil_path_resolve(&bprm->file->f_path, buf,
+					     &foreign);
 		if (foreign || !vigil_mntns_initial())
-			mntns = vigil_mntns_current();
-		if (exe[0] == '/')
-			s = subject_get(exe, strlen(exe), mntns,
-					current_uid(), exec_privileged(bprm));
+			sid.mntns = vigil_mntns_current();
+		if (sid.exe[0] == '/') {
+			sid.len = strlen(sid.exe);
+			sid.via = buf + PATH_MAX;
+			sid.via_len = subject_chain(vc->subject, sid.mntns,
+						    buf + PATH_MAX);
+			s = subject_get(&sid, current_uid(),
+					exec_privileged(bprm));
+		}
 		kfree(buf);
 	}
 	/* bprm->cred was prepared with the caller's subject. */
@@ -367,7 +411,7 @@ static struct security_hook_list subject_hooks[] __ro_after_init = {
 
 int __init vigil_subject_hooks_init(void)
 {
-	overflow_subject = subject_alloc("?", 1, 0, 0);
+	overflow_subject = subject_alloc("?", 1, "", 0, 0, 0);
 	if (!overflow_subject)
 		return -ENOMEM;
 	overflow_subject->id = U32_MAX;

@@ -79,8 +79,16 @@ struct vigil_subject {
 	 */
 	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
 	u32 len;
+	u32 via_len;	/* 0: no exec ancestor */
+	/* The exe, NUL, then its chain (vigil_subject_via()), NUL. */
 	char exe[];
 };
+
+/* The subject's exec chain (chain.c); via_len bytes, none when 0. */
+static inline const char *vigil_subject_via(const struct vigil_subject *s)
+{
+	return s->exe + s->len + 1;
+}
 
 struct vigil_cred {
 	struct vigil_subject *subject;
@@ -110,6 +118,20 @@ struct vigil_subject *vigil_subject_tryget(struct vigil_subject *s);
 void vigil_subject_put(struct vigil_subject *s);
 void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
 			     void *arg);
+
+/*
+ * chain.c: exec chains ("via"): at most VIGIL_VIA_ELEMS elements and
+ * VIGIL_VIA_MAX bytes, the nearest ancestors kept.
+ */
+#define VIGIL_VIA_ELEMS 8
+#define VIGIL_VIA_MAX 1024
+
+struct vigil_policy_name;
+unsigned int vigil_via_split(const char *via, size_t len,
+			     struct vigil_policy_name *names, unsigned int max,
+			     bool *ret_cut);
+size_t vigil_via_build(char *buf, const char *via, size_t via_len,
+		       const char *exe, size_t len, bool cut);
 
 /* state.c: the loaded candidate policy, published with RCU. */
 struct vigil_policy;

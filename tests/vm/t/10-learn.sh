@@ -11,7 +11,7 @@ t_ok "a record for $cat reading /etc/hostname" vigil_wait "$pat"
 vigil_settle
 t_is "exactly one record for seven reads" "$(vigil_count "$pat")" 1
 
-line=$(grep -a " open r .* $cat /etc/hostname\$" "$VIGIL_FS/learned")
+line=$(grep -a " open r .* $cat /etc/hostname [^ ]*\$" "$VIGIL_FS/learned")
 t_match "the learned table has the tuple" "$line" '^[0-9]+ learned open r '
 t_is "its count is the number of reads" "$(echo "$line" | awk '{print $5}')" 7
 

@@ -32,7 +32,7 @@ t_is "nothing recorded for the allowed /etc/hostname" \
 	"$(vigil_count "exe=\"$cat\" path=\"/etc/hostname\"")" 0
 t_is "no learned records for the observed subject" \
 	"$(vigil_count "verdict=learned .*exe=\"$cat\"")" 0
-line=$(grep -a " would-deny open r .* $cat /etc/passwd\$" "$VIGIL_FS/learned")
+line=$(grep -a " would-deny open r .* $cat /etc/passwd [^ ]*\$" "$VIGIL_FS/learned")
 t_is "the table counts both would-be denials" "$(echo "$line" | awk '{print $5}')" 2
 
 # A subject the policy does not name is learned (global mode).
@@ -42,12 +42,12 @@ t_ok "an unnamed subject falls back to the global mode (learn)" \
 
 # Global observe: unnamed subjects have nothing to be judged against.
 vigil_mode observe
-before=$(awk -v e="$other" '$NF == e { print $2 }' "$VIGIL_FS/subjects")
+before=$(awk -v e="$other" '$6 == e { print $2 }' "$VIGIL_FS/subjects")
 "$other" -n1 /etc/os-release > /dev/null
 t_ok "a sentinel access (the named subject's would-deny) is recorded" vigil_sentinel "$cat"
 t_is "global observe records nothing for an unnamed subject" \
 	"$(vigil_count "exe=\"$other\" path=\"/etc/os-release\"")" 0
-after=$(awk -v e="$other" '$NF == e { print $2 }' "$VIGIL_FS/subjects")
+after=$(awk -v e="$other" '$6 == e { print $2 }' "$VIGIL_FS/subjects")
 t_ok "but counts that subject's own accesses ($before -> $after events)" \
 	test "${after:-0}" -gt "${before:-0}"
 vigil_mode learn

@@ -53,7 +53,7 @@ learned, d, probe = sys.argv[1:]
 fd = os.open(learned, os.O_RDONLY)
 data = b""
 # Stop in the middle of nobody's tuples, at its 2000th folder.
-while b"/u/d2000\n" not in data:
+while b"/u/d2000 " not in data:
     chunk = os.read(fd, 4096)
     if not chunk:
         sys.exit("learned ended before " + d + "/u/d2000")
@@ -71,7 +71,7 @@ t_is "the reader ran to the end" "$?" 0
 t_ok "root's flood evicted tuples ($(vigil_stat table.evictions))" \
 	test "$(vigil_stat table.evictions)" -gt 2000
 comm -23 $d/all $d/recorded > $d/pinned
-awk -v uid=65534 '$8 == uid && ($3 == "mkdir" || $3 == "rmdir") { print $3, $NF }' $d/read.out |
+awk -v uid=65534 '$8 == uid && ($3 == "mkdir" || $3 == "rmdir") { print $3, $11 }' $d/read.out |
 	sort | uniq -c | awk '{ print $2, $3, $1 }' > $d/read.count
 if [ "${held:-0}" -ge 1000 ]; then
 	t_ok "pinned tuples to check ($(wc -l < $d/pinned), >= the $held held back)" \

@@ -38,7 +38,7 @@ t_is "every one of root's mkdirs was recorded" \
 t_is "and every rmdir" \
 	"$(vigil_count "op=rmdir access=d uid=0 .* path=\"$d/r/d[0-9]+\"")" $rootn
 t_is "root's tuples are all still in the table" \
-	"$(grep -Eac " (mkdir c|rmdir d) .* $d/r/d[0-9]+\$" $VIGIL_FS/learned)" $((2 * rootn))
+	"$(grep -Eac " (mkdir c|rmdir d) .* $d/r/d[0-9]+ [^ ]+\$" $VIGIL_FS/learned)" $((2 * rootn))
 held=$(( $(vigil_stat uid.65534.held) - ${uheld0:-0} ))
 dropped=$(( $(vigil_stat uid.65534.dropped) - ${udropped0:-0} ))
 t_ok "nobody's first sightings past its rate were held back ($held)" \
@@ -60,7 +60,7 @@ t_is "every numbered first sighting was emitted, lost or held back" \
 allowed=$((1000 + 100 * (t1 - t0 + 2)))
 t_ok "nobody's records in the log are within its burst and rate ($(vigil_count "uid=65534 .* path=\"$d/u/") <= $allowed)" \
 	test "$(vigil_count "uid=65534 .* path=\"$d/u/")" -le $allowed
-shown=$(grep -Eac " (mkdir c|rmdir d) .* 65534 0 [^ ]+ $d/u/d[0-9]+\$" $VIGIL_FS/learned)
+shown=$(grep -Eac " (mkdir c|rmdir d) .* 65534 0 [^ ]+ $d/u/d[0-9]+ [^ ]+\$" $VIGIL_FS/learned)
 t_ok "the held-back tuples are in the table for a snapshot ($shown)" test "$shown" -gt 0
 echo "$kb0" > $VIGIL_FS/table_kb
 t_is "no kernel warning, bug or sanitizer report" "$(kernel_reports)" 0

@@ -35,10 +35,10 @@ rec=$(vigil_lines "$pat" | head -n1)
 t_match "the record carries that namespace's id" "$rec" " mntns=$ns( |\$)"
 t_is "no record names $victim without a namespace for nobody's accesses" \
 	"$(vigil_lines "uid=65534 exe=\"$victim\"" | grep -vc ' mntns=')" 0
-line=$(grep -a " open r .* $victim $d/loot\$" $VIGIL_FS/learned)
-t_match "the learned table marks the tuple with the namespace" "$line" " 65534 $ns $victim $d/loot\$"
+line=$(grep -a " open r .* $victim $d/loot [^ ]*\$" $VIGIL_FS/learned)
+t_match "the learned table marks the tuple with the namespace" "$line" " 65534 $ns $victim $d/loot [^ ]+\$"
 t_match "the subject is that namespace's, not the initial one's" \
-	"$(grep -a " $victim\$" $VIGIL_FS/subjects)" " $ns $victim\$"
+	"$(grep -a " $victim [^ ]*\$" $VIGIL_FS/subjects)" " $ns $victim [^ ]+\$"
 
 # 2. The same binary reached from the initial namespace via /proc/PID/root.
 mkdir -m 1777 $d/run
