@@ -350,25 +350,27 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 	struct vigil_subject *s = overflow_subject;
 	struct vigil_cred *vc = vigil_cred(bprm->cred);
 	struct subject_id sid = { };
+	char *buf, *via;
 	bool foreign;
-	char *buf;
 
-	buf = kmalloc(PATH_MAX + VIGIL_VIA_MAX + 1, GFP_KERNEL);
-	if (buf) {
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	via = kmalloc(VIGIL_VIA_MAX + 1, GFP_KERNEL);
+	if (buf && via) {
 		sid.exe = vigil_path_resolve(&bprm->file->f_path, buf,
 					     &foreign);
 		if (foreign || !vigil_mntns_initial())
 			sid.mntns = vigil_mntns_current();
 		if (sid.exe[0] == '/') {
 			sid.len = strlen(sid.exe);
-			sid.via = buf + PATH_MAX;
+			sid.via = via;
 			sid.via_len = subject_chain(vc->subject, sid.mntns,
-						    buf + PATH_MAX);
+						    via);
 			s = subject_get(&sid, current_uid(),
 					exec_privileged(bprm));
 		}
-		kfree(buf);
 	}
+	kfree(via);
+	kfree(buf);
 	/* bprm->cred was prepared with the caller's subject. */
 	vigil_subject_put(vc->subject);
 	vc->subject = s;
