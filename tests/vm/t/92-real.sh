@@ -3,8 +3,11 @@
 # export that same file, enforce it with AppArmor and with Landlock.
 #  - lighttpd: forks into a daemon, binds port 80, drops to www-data,
 #    appends to logs it opens with O_CREAT|O_APPEND;
-#  - a #!/bin/sh service running 7 children (coreutils from its own bin
-#    folder), rewriting its state with mktemp + mv in its state folder;
+#  - a #!/bin/sh service running 7 children (the system's own coreutils,
+#    PATH=/usr/bin:/bin), rewriting its state with mktemp + mv in its
+#    state folder; generate --children scopes them to it (via=, issue 13
+#    §5): sort run by the test shell outside it is not in the candidate,
+#    and under the AppArmor export it stays unconfined;
 #  - a Python program with a temporary file and a TCP socket;
 #  - getent, which only resolves a host name.
 # Each must do its normal work with the output it had while learning and
@@ -79,15 +82,15 @@ http_work() {
 # its state folder is its own, not a temporary one (/var/lib is a tmpfs
 # in the guest)
 state=/var/lib/statesvc
-mkdir -p $w/bin $state
-for c in cat mktemp mv sort uniq wc tr; do cp /usr/bin/$c $w/bin/; done
+mkdir -p $state
+kids="cat mktemp mv sort tr uniq wc"
 printf 'beta\nalpha\ngamma\nalpha\n' > $w/svc.conf
 svc=$w/statesvc
 cat > $svc <<EOF
 #!/bin/sh
 # A small service: reads its configuration, counts its runs in its own
 # state folder (mktemp + mv), prints a summary.
-PATH=$w/bin
+PATH=/usr/bin:/bin
 conf=$w/svc.conf
 state=$state
 n=\$(cat "\$state/runs" 2>/dev/null || echo 0)
@@ -129,6 +132,10 @@ EOF
 py_work() { PYTHONHOME=/usr "$@" $py $w/echo.py ${PY_SHADOW:+shadow} 2>&1; }
 svc_work() { "$@" $svc 2>&1; }
 getent=$(vigil_subject getent /usr/bin/getent)
+# a file of the test's own that no candidate block names: sort run on it
+# by the test shell, outside the service
+mkdir -p $w/private
+printf 'zeta\nalpha\n' > $w/private/list.txt
 
 # ---- 1. learn over four runs -----------------------------------------------
 vigil_mode learn
@@ -137,7 +144,9 @@ for i in 1 2 3 4; do
 	out_svc=$(svc_work)
 	out_py=$(py_work)
 	"$getent" hosts localhost > /dev/null
+	out_sort=$(/usr/bin/sort $w/private/list.txt | tr '\n' ' ')
 done
+t_is "sort outside the service works while learning" "$out_sort" "alpha zeta "
 t_is "lighttpd serves while learning" "$out_http" "hello from vigil 200
 404"
 t_is "the service works while learning" "$out_svc" "3 names: ALPHA BETA GAMMA "
@@ -149,15 +158,23 @@ t_is "lighttpd's O_CREAT|O_APPEND log open is recorded with c" \
 	"$(vigil_count "op=open access=ac .*exe=\"$httpd\" path=\"$w/log/access.log\"")" 1
 
 # ---- 2. generate ------------------------------------------------------------
-# --children: the service's 7 children get their blocks
+# --children: the service's 7 children get their blocks, each 'via' it
 subjects=(--subject $httpd --subject $svc --subject $py --subject $getent --children)
 t_ok "vigil generate" "$vigil" generate "${subjects[@]}" -o $w/cand.policy
-t_is "with the service's 7 children" "$(grep -c "^subject $w/bin/" $w/cand.policy)" 7
+t_is "the sort run outside the service was recorded, with its via=" \
+	"$(vigil_count "op=open access=r .*exe=\"/usr/bin/sort\" path=\"$w/private/list.txt\".* via=")" 1
+t_is "with the service's 7 children, each a block via the service" \
+	"$(sed -n "s|^subject /usr/bin/\([a-z]*\) via $svc {\$|\1|p" $w/cand.policy | sort | tr '\n' ' ')" "$(echo $kids) "
+t_is "no plain block of them (they apply under the service only)" \
+	"$(grep -c "^subject /usr/bin/\(${kids// /\\|}\) {" $w/cand.policy)" 0
+t_is "sort's accesses outside the service are not in the candidate" \
+	"$(grep -c "$w/private" $w/cand.policy)" 0
 t_ok "the candidate loads (vigil load -n)" "$vigil" load -n $w/cand.policy
 # block SUBJECT: the rule lines of its block; figures for the issue note
 block() { sed -n "\|^subject $1 {|,/^}/p" $w/cand.policy | grep -v '^subject\|^}' ; }
-for s in $httpd $svc $w/bin/* $py $getent; do
-	t_diag "$s: $(block $s | grep -vc '^	#') rules, $(block $s | grep -c '^	# why:') generalised: $(block $s | grep -A1 '^	# why:' | grep -v '^	#\|^--' | tr '\n' ' ')"
+for s in $httpd $svc $(for k in $kids; do echo "/usr/bin/$k via $svc"; done | tr ' ' '@') $py $getent; do
+	s=${s//@/ }
+	t_diag "$s: $(block "$s" | grep -vc '^	#') rules, $(block "$s" | grep -c '^	# why:') generalised: $(block "$s" | grep -A1 '^	# why:' | grep -v '^	#\|^--' | tr '\n' ' ')"
 done
 t_diag "candidate: $(grep -c '^subject ' $w/cand.policy) subjects, $(grep -c '^	[a-z]* [^ ]* [^ ]*$' $w/cand.policy) rules, $(grep -c '^	# why:' $w/cand.policy) generalised, $(grep -c 'not generalised to' $w/cand.policy) rules kept literal by the sensitive list or the blast bound"
 t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
@@ -166,7 +183,7 @@ t_is "getent (only resolves a host name) gets no /etc/*" \
 t_ok "getent's /etc reads stay literal, saying why" \
 	sh -c "grep -q 'not generalised to /etc/\*: it would admit /etc/' $w/cand.policy"
 t_ok "mktemp's names in the state folder: a glob for the random part only" \
-	sh -c "sed -n '\|^subject $w/bin/mktemp {|,/^}/p' $w/cand.policy | grep -q '^	file [a-z]*c[a-z]* $state/runs\.??????$'"
+	sh -c "sed -n '\|^subject /usr/bin/mktemp via $svc {|,/^}/p' $w/cand.policy | grep -q '^	file [a-z]*c[a-z]* $state/runs\.??????$'"
 t_ok "lighttpd's access log rule has c" \
 	sh -c "sed -n '\|^subject $httpd {|,/^}/p' $w/cand.policy | grep -q '^	file [a-z]*c[a-z]* $w/log/access.log$'"
 t_is "no pid folder became a sibling glob" "$(grep -c '^	file [a-z]* /proc/\*/\*$' $w/cand.policy)" 0
@@ -197,7 +214,7 @@ vigil_settle
 t_is "the trial catches lighttpd's /etc/shadow read" \
 	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$httpd\" path=\"/etc/shadow\"")" 1
 t_is "... the service's (its cat)" \
-	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$w/bin/cat\" path=\"/etc/shadow\"")" 1
+	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"/usr/bin/cat\" path=\"/etc/shadow\"")" 1
 t_is "... the Python program's" \
 	"$(vigil_count "verdict=would-deny op=open access=r .*exe=\"$py\" path=\"/etc/shadow\"")" 1
 t_ok "vigil ingest the variants" "$vigil" ingest
@@ -215,6 +232,10 @@ t_is "the regenerated candidate has the same rules (no /etc/shadow)" \
 
 # ---- 4. export that same file; enforce with AppArmor -------------------------
 t_ok "vigil export --to apparmor CANDIDATE" "$vigil" export --to apparmor -o $w/aa $w/cand.policy
+t_is "no profile for the service's children (folded in with ix)" \
+	"$(ls $w/aa | grep -c "^usr\.bin\.\(${kids// /\\|}\)$")" 0
+t_ok "the service's profile says why, per child" \
+	sh -c "grep -q '# subject /usr/bin/sort via $svc (a child scoped to this service): ix' $w/aa/$(echo "${svc#/}" | tr / .)"
 t_is "no duplicate network line in any profile" \
 	"$(for f in $w/aa/*; do grep '^  network ' "$f" | sort | uniq -d; done | wc -l)" 0
 profs=()
@@ -227,6 +248,10 @@ t_is "lighttpd confined: same output" "$(http_work)" "$out_http"
 t_is "the service confined: same output" "$(svc_work)" "$out_svc"
 t_is "the Python program confined: same output" "$(py_work)" "$out_py"
 vigil_settle
+t_is "sort outside the service: no profile, reads a file the service may not" \
+	"$(/usr/bin/sort $w/private/list.txt | tr '\n' ' ')$(grep -c '^usr\.bin\.sort ' /sys/kernel/security/apparmor/profiles)" "alpha zeta 0"
+t_is "cat (a child of the service) run outside it: unconfined" \
+	"$(/usr/bin/cat /proc/self/attr/apparmor/current 2>/dev/null || /usr/bin/cat /proc/self/attr/current)" "unconfined"
 t_is "with 0 AppArmor denials" "$(audit_since $s0 'apparmor="DENIED"' | wc -l)" 0
 audit_since $s0 'apparmor="DENIED"' | head -n 20 | while read -r l; do t_diag "$l"; done
 t_match "lighttpd's /etc/shadow: 403 under AppArmor" "$(HTTP_SHADOW=1 http_work)" 'shadow 403'
