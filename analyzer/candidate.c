@@ -209,6 +209,7 @@ static bool same_via(const char *a, const char *b)
 int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			      const unsigned int *lines,
 			      const struct vigil_ruleset *obs,
+			      const struct vigil_via_evidence *ev,
 			      char *const *subjects, size_t nsubjects,
 			      struct vigil_ruleset *ret, char *err,
 			      size_t err_size)
@@ -274,10 +275,16 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			continue;
 		}
 		rs.nsubjects++;
-		/* evidence: the exe's observations, for a plain block only
-		 * (a via block's are those under its via: not told apart) */
-		if (obs && !sr->via)
+		/* evidence: the exe's observations; for a via block, those
+		 * of the tasks run under its via */
+		if (obs && !sr->via) {
 			o = export_find_subject(obs, sr->exe);
+		} else if (obs && ev) {
+			for (x = 0; x < ev->n; x++)
+				if (!strcmp(ev->via[x], sr->via))
+					o = export_find_subject(&ev->rs[x],
+								sr->exe);
+		}
 		if (o) {
 			sr->events = o->events;
 			sr->first = o->first;

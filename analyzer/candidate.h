@@ -19,7 +19,8 @@
  * source); r->generalised when the glob is not one literal object. obs:
  * observations (a strict rule set from the database) or NULL; each rule
  * gets the count, times and up to 3 examples of the observed objects of
- * its class it covers. Children: the other subjects an exec rule (x)
+ * its class it covers (a via block: ev's, for its via; ev may be NULL).
+ * Children: the other subjects an exec rule (x)
  * names. A block "via V" keeps V in sr->via and its parent (the block
  * of V, a plain one first) in sr->parent; it is kept when its exe or V
  * is named. lines: each block's line in the file (NULL: unknown), for
@@ -28,9 +29,18 @@
  * without the block it runs under, via blocks in a loop) or -ENOENT (a
  * named subject not in pol) with err filled; -ENOMEM.
  */
+/* The observations of the tasks run under each via[i] (strict, one
+ * subject per exe): a via block's evidence. */
+struct vigil_via_evidence {
+	char **via;
+	struct vigil_ruleset *rs;
+	size_t n;
+};
+
 int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			      const unsigned int *lines,
 			      const struct vigil_ruleset *obs,
+			      const struct vigil_via_evidence *ev,
 			      char *const *subjects, size_t nsubjects,
 			      struct vigil_ruleset *ret, char *err,
 			      size_t err_size);

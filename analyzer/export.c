@@ -17,6 +17,77 @@
 
 /* ---- the verb ---- */
 
+static void via_evidence_free(struct vigil_via_evidence *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++) {
+		free(ev->via[i]);
+		vigil_ruleset_free(&ev->rs[i]);
+	}
+	free(ev->via);
+	free(ev->rs);
+	memset(ev, 0, sizeof(*ev));
+}
+
+/*
+ * For each distinct literal via of pol's blocks, the observations of the
+ * tasks run under it (strict, as the plain blocks' evidence): 0, -EIO,
+ * -ENOMEM.
+ */
+static int via_evidence_load(struct vigil_store *store,
+			     const struct vigil_policy *pol,
+			     struct vigil_via_evidence *ev)
+{
+	unsigned int i, n = vigil_policy_nr_subjects(pol);
+	size_t k, len;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		const struct vigil_glob *vg = vigil_policy_subject_via(
+			vigil_policy_subject_at(pol, i));
+		struct vigil_rules_opts o = { .strict = true };
+		const char *lit = vg ? vigil_glob_literal(vg, &len) : NULL;
+		char *v;
+
+		if (!lit)
+			continue;
+		v = strndup(lit, len);
+		if (!v)
+			return -ENOMEM;
+		for (k = 0; k < ev->n && strcmp(ev->via[k], v); k++)
+			;
+		if (k < ev->n) {
+			free(v);
+			continue;
+		}
+		if (!(ev->n & 7)) {
+			char **nv = realloc(ev->via, (ev->n + 8) * sizeof(*nv));
+			struct vigil_ruleset *nr;
+
+			if (nv)
+				ev->via = nv;
+			nr = nv ? realloc(ev->rs, (ev->n + 8) * sizeof(*nr)) :
+				  NULL;
+			if (!nr) {
+				free(v);
+				return -ENOMEM;
+			}
+			ev->rs = nr;
+		}
+		o.via = v;
+		memset(&ev->rs[ev->n], 0, sizeof(ev->rs[ev->n]));
+		rc = vigil_rules_load_opts(store, NULL, 0, &o, &ev->rs[ev->n],
+					   NULL, 0);
+		if (rc) {
+			free(v);
+			return rc;
+		}
+		ev->via[ev->n++] = v;
+	}
+	return 0;
+}
+
 /*
  * The line of each subject block of text (already accepted by the
  * parser, which keeps no line numbers): the lines whose first word is
@@ -57,6 +128,7 @@ int export_load_candidate(const char *file, char *const *subjects,
 {
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset obs = { 0 };
+	struct vigil_via_evidence ev = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	char *text = NULL, err[512] = "";
@@ -92,6 +164,8 @@ int export_load_candidate(const char *file, char *const *subjects,
 		rc = open_store_existing(db, &store);
 		if (!rc) {
 			rc = vigil_rules_load(store, NULL, 0, true, &obs);
+			if (!rc)
+				rc = via_evidence_load(store, pol, &ev);
 			if (rc)
 				p_err("%s: %s", db, rc == -EIO ?
 				      vigil_store_errmsg(store) :
@@ -102,7 +176,7 @@ int export_load_candidate(const char *file, char *const *subjects,
 		eo->db = db;
 	}
 	rc = vigil_ruleset_from_policy(pol, lines, eo->db ? &obs : NULL,
-				       subjects,
+				       eo->db ? &ev : NULL, subjects,
 				       nsubjects, rs, err, sizeof(err));
 	if (rc == -ENOMEM)
 		p_err("out of memory");
@@ -110,6 +184,7 @@ int export_load_candidate(const char *file, char *const *subjects,
 		p_err("%s: %s", file, err);
 out:
 	free(lines);
+	via_evidence_free(&ev);
 	vigil_ruleset_free(&obs);
 	vigil_store_close(store);
 	vigil_policy_free(pol);

@@ -1000,7 +1000,7 @@ static void test_candidate(void **state)
 	o->rules[1].count = 4;
 	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_W, "/etc/svc/c.conf", false);
 	add_rule(o, VIGIL_CLASS_FILE, VIGIL_FILE_R, "/etc/shadow", false);
-	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, &obs, NULL, 0, &rs,
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, &obs, NULL, NULL, 0, &rs,
 						   err, sizeof(err)), 0);
 	/* three blocks: the second /usr/bin/svc is never used by the kernel */
 	assert_int_equal(rs.nsubjects, 3);
@@ -1030,19 +1030,19 @@ static void test_candidate(void **state)
 		assert_null(strstr(sr->rules[i].object, "shadow"));
 	vigil_ruleset_free(&rs);
 	/* subjects named; without observations */
-	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, only, 1, &rs,
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, NULL, only, 1, &rs,
 						   err, sizeof(err)), 0);
 	assert_int_equal(rs.nsubjects, 1);
 	assert_int_equal(rs.subjects[0].rules[0].count, 0);
 	vigil_ruleset_free(&rs);
-	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, none, 1, &rs,
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, NULL, none, 1, &rs,
 						   err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "/usr/bin/none"));
 	vigil_policy_free(pol);
 	pol = NULL;
 	assert_int_equal(vigil_policy_parse("subject /usr/* {\n}\n", 19, &pol,
 					    NULL), 0);
-	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, NULL, 0, &rs,
+	assert_int_equal(vigil_ruleset_from_policy(pol, NULL, NULL, NULL, NULL, 0, &rs,
 						   err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "is a glob"));
 	vigil_policy_free(pol);

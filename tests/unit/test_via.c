@@ -263,6 +263,30 @@ static void test_export_via(void **state)
 		assert_int_equal(system(cmd), 0);
 	}
 
+	/* a via block's evidence: what ran under its via only (sort's own
+	 * read of the secret for bash is not counted) */
+	{
+		char cand2[320], *t2, *p;
+		char *argv_2[] = { "export", "--db", db, "--to", "apparmor",
+				   "-o", odir, cand2, NULL };
+
+		t2 = slurp(cand);
+		p = strstr(t2, "file r /var/lib/statesvc/data\n");
+		assert_non_null(p);
+		memcpy(p, "file r /**                   \n", 30);
+		snprintf(cand2, sizeof(cand2), "%s/cand2.policy", dir);
+		write_text(cand2, t2);
+		free(t2);
+		snprintf(odir, sizeof(odir), "%s/aa2", dir);
+		assert_int_equal(run_verb(do_export, argv_2, out), 0);
+		snprintf(f, sizeof(f), "%s/usr.local.bin.statesvc", odir);
+		t2 = slurp(f);
+		assert_non_null(strstr(t2, "  # (/usr/bin/sort) generalised: "
+				       "glob of the candidate, covering 1 "
+				       "observed object\n  \"/**\" r,\n"));
+		free(t2);
+	}
+
 	/* TOMOYO: the transition form, one domain per exec path */
 	snprintf(odir, sizeof(odir), "%s/tm", dir);
 	assert_int_equal(run_verb(do_export, argv_t, out), 0);
