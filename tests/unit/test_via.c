@@ -379,6 +379,54 @@ static void test_export_dangling(void **state)
 	unsetenv("VIGIL_DB");
 }
 
+/*
+ * A plain block of an executable beside its via block: first the via
+ * one, then the plain one; TOMOYO keeps the child in the service's
+ * domain with no_initialize_domain, and tomoyo-checkpolicy takes both
+ * files when installed.
+ */
+static void test_plain_and_via(void **state)
+{
+	char pol[300], odir[300], f[400], cmd[600], *text, *v, *p;
+	char *argv_g[] = { "generate", "--db", db, "--subject", SVC,
+			   "--subject", "/usr/bin/sort", "--children", "-o",
+			   pol, NULL };
+	char *argv_t[] = { "export", "--db", db, "--to", "tomoyo", "-o",
+			   odir, pol, NULL };
+
+	(void)state;
+	ingest_and_generate();
+	snprintf(pol, sizeof(pol), "%s/both.policy", dir);
+	snprintf(odir, sizeof(odir), "%s/tm2", dir);
+	assert_int_equal(run_verb(do_generate, argv_g, out), 0);
+	text = slurp(pol);
+	v = strstr(text, "\nsubject /usr/bin/sort via " SVC " {\n");
+	p = strstr(text, "\nsubject /usr/bin/sort {\n");
+	assert_non_null(v);
+	assert_non_null(p);
+	assert_true(v < p);
+	/* the plain block has all sort did, the bash run's secret too */
+	assert_non_null(strstr(p, "/secret\n"));
+	free(text);
+	assert_int_equal(run_verb(do_export, argv_t, out), 0);
+	snprintf(f, sizeof(f), "%s/tomoyo-exception_policy.conf", odir);
+	text = slurp(f);
+	assert_non_null(strstr(text, "\nno_initialize_domain /usr/bin/sort "
+			       "from <kernel> " SVC "\n"));
+	assert_non_null(strstr(text, "\ninitialize_domain /usr/bin/sort from "
+			       "any\n"));
+	free(text);
+	if (!system("command -v tomoyo-checkpolicy > /dev/null 2>&1")) {
+		snprintf(cmd, sizeof(cmd), "tomoyo-checkpolicy e < '%s' 2>&1 | "
+			 "grep -q ' 0 Error'", f);
+		assert_int_equal(system(cmd), 0);
+		snprintf(f, sizeof(f), "%s/tomoyo-domain_policy.conf", odir);
+		snprintf(cmd, sizeof(cmd), "tomoyo-checkpolicy d < '%s' 2>&1 | "
+			 "grep -q ' 0 Error'", f);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* diff: a via block applies to what ran under its via only. */
 static void test_diff_via(void **state)
 {
@@ -407,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_generate_children),
 		cmocka_unit_test(test_export_via),
 		cmocka_unit_test(test_export_dangling),
+		cmocka_unit_test(test_plain_and_via),
 		cmocka_unit_test(test_diff_via),
 	};
 
