@@ -167,7 +167,7 @@ EOF
 chmod 755 $d/n/core
 old=$(cat /proc/sys/kernel/core_pattern)
 echo "|$d/n/core" > /proc/sys/kernel/core_pattern
-(sh -c 'ulimit -c unlimited; kill -SEGV $$') 2> /dev/null
+{ sh -c 'ulimit -c unlimited; kill -SEGV $$'; } 2> /dev/null
 if vigil_wait "exe=\"/usr/bin/cat\" path=\"$d/in.m\""; then
 	t_match "the helper's child has the helper as its whole chain" \
 		"$(via_of "$(rec $d/in.m 'exe="/usr/bin/cat"' | head -n 1)")" "^$d/n/core\$"
