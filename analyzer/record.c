@@ -537,26 +537,49 @@ bool aa_profile_of(const char *prof, const char *exe)
 	       (!prof[l] || !strncmp(prof + l, "//", 2));
 }
 
+void aa_fields_parse(struct aa_fields *f, const char *text)
+{
+	f->verdict = audit_field(text, "apparmor");
+	f->profile = audit_field(text, "profile");
+	f->op = audit_field(text, "operation");
+	f->name = audit_field(text, "name");
+	f->cap = audit_field(text, "capname");
+	f->family = audit_field(text, "family");
+	f->mask = audit_field(text, "requested_mask");
+}
+
+void aa_fields_free(struct aa_fields *f)
+{
+	free(f->verdict);
+	free(f->profile);
+	free(f->op);
+	free(f->name);
+	free(f->cap);
+	free(f->family);
+	free(f->mask);
+}
+
+const char *aa_fields_object(const struct aa_fields *f)
+{
+	return f->name ? f->name : f->cap ? f->cap : f->family;
+}
+
 int aa_tally_add(struct aa_tally *t, const char *text,
 		 bool (*keep)(void *ctx, const char *profile), void *ctx)
 {
-	char *verdict = audit_field(text, "apparmor");
-	char *prof = audit_field(text, "profile");
-	char *op = audit_field(text, "operation");
-	char *name = audit_field(text, "name");
-	char *cap = audit_field(text, "capname");
-	char *fam = audit_field(text, "family");
-	char *mask = audit_field(text, "requested_mask");
+	struct aa_fields f;
+	const char *obj;
 	char *key = NULL;
 	uint32_t id;
 	int rc = 0, len;
 
-	if (!verdict || !prof || !keep(ctx, prof))
+	aa_fields_parse(&f, text);
+	if (!f.verdict || !f.profile || !keep(ctx, f.profile))
 		goto out;
-	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", verdict, prof,
-		       op ? op : "?",
-		       name ? name : cap ? cap : fam ? fam : "?",
-		       mask ? mask : "");
+	obj = aa_fields_object(&f);
+	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", f.verdict, f.profile,
+		       f.op ? f.op : "?", obj ? obj : "?",
+		       f.mask ? f.mask : "");
 	if (len < 0) {
 		key = NULL;
 		rc = -ENOMEM;
@@ -574,18 +597,12 @@ int aa_tally_add(struct aa_tally *t, const char *text,
 	}
 	rc = 0;
 	t->count[id]++;
-	if (!strcmp(verdict, "ALLOWED"))
+	if (!strcmp(f.verdict, "ALLOWED"))
 		t->allowed++;
 	else
 		t->denied++;
 out:
-	free(verdict);
-	free(prof);
-	free(op);
-	free(name);
-	free(cap);
-	free(fam);
-	free(mask);
+	aa_fields_free(&f);
 	free(key);
 	return rc;
 }

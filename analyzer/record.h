@@ -61,6 +61,15 @@ char *audit_field(const char *text, const char *key);
 /* Is an AppArmor record's profile the program exe's own, or one of its
  * children's (PROFILE//CHILD)? What report and diff keep. */
 bool aa_profile_of(const char *prof, const char *exe);
+/* The fields of an AppArmor record that say what it was about (each
+ * malloc'd, NULL when absent): what trial, report and diff show. */
+struct aa_fields {
+	char *verdict, *profile, *op, *name, *cap, *family, *mask;
+};
+void aa_fields_parse(struct aa_fields *f, const char *text);
+void aa_fields_free(struct aa_fields *f);
+/* The record's object: name, else capname, else family; NULL if none. */
+const char *aa_fields_object(const struct aa_fields *f);
 /*
  * AppArmor's records counted as report and diff show them: ALLOWED
  * (complain mode: would have denied) and DENIED, and each distinct

@@ -195,33 +195,25 @@ static void aa_header(struct trial_seen *t)
 static int aa_row(void *ctx, const char *text)
 {
 	struct trial_seen *t = ctx;
-	char *prof = audit_field(text, "profile");
-	char *op = audit_field(text, "operation");
-	char *name = audit_field(text, "name");
-	char *cap = audit_field(text, "capname");
-	char *fam = audit_field(text, "family");
-	char *mask = audit_field(text, "requested_mask");
 	size_t before = t->notes.n;
+	struct aa_fields f;
+	const char *obj;
 	int rc = 0;
 
+	aa_fields_parse(&f, text);
 	aa_header(t);
-	if (prof && loaded(t->s, prof)) {
-		rc = note_add(&t->notes, "%s: %s %s%s%s%s%s", prof,
-			      op ? op : "?",
-			      name ? name : cap ? cap : fam ? fam :
-			      "", mask ? " (" : "", mask ? mask : "",
-			      mask ? ")" : "", "");
+	if (f.profile && loaded(t->s, f.profile)) {
+		obj = aa_fields_object(&f);
+		rc = note_add(&t->notes, "%s: %s %s%s%s%s%s", f.profile,
+			      f.op ? f.op : "?", obj ? obj : "",
+			      f.mask ? " (" : "", f.mask ? f.mask : "",
+			      f.mask ? ")" : "", "");
 		if (!rc && t->notes.n > before) {
 			printf("\t%s\n", t->notes.v[before]);
 			t->naa++;
 		}
 	}
-	free(prof);
-	free(op);
-	free(name);
-	free(cap);
-	free(fam);
-	free(mask);
+	aa_fields_free(&f);
 	return rc;
 }
 
