@@ -25,6 +25,7 @@
 #include "landlock.h"
 #include "candidate.h"
 #include "policy.h"
+#include "test_files.h"
 
 #define T0 1796284356
 
@@ -172,24 +173,6 @@ static void tdir_rm(struct tdir *d)
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->path);
 	assert_int_equal(system(cmd), 0);
-}
-
-static char *slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t len;
-
-	assert_int_equal(read_file(path, 1 << 20, &buf, &len), 0);
-	return buf;
-}
-
-static void spit(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 static bool have(const char *tool)
@@ -456,7 +439,7 @@ static void test_apparmor(void **state)
 	/* and a broken one makes it fail */
 	snprintf(path, sizeof(path), "%s/broken", d.path);
 	*strrchr(text, '}') = '\0';
-	spit(path, text);
+	write_text(path, text);
 	assert_int_not_equal(sh(&out, "apparmor_parser -QK '%s'", path), 0);
 	free(out);
 	free(text);
@@ -482,7 +465,7 @@ static void test_apparmor_trial_safe(void **state)
 	need("apparmor_parser", "apparmor");
 	tdir_make(&d);
 	snprintf(script, sizeof(script), "%s/svc", d.path);
-	spit(script, "#!/bin/sh\necho hi\n");
+	write_text(script, "#!/bin/sh\necho hi\n");
 	sr = add_subject(&rs, script);
 	add_rule(sr, VIGIL_CLASS_FILE, VIGIL_FILE_A | VIGIL_FILE_C,
 		 "/var/log/svc.log", false);
@@ -698,8 +681,8 @@ static void test_run_landlock(void **state)
 	tdir_make(&d);
 	snprintf(path, sizeof(path), "%s/ok.json", d.path);
 	snprintf(bad, sizeof(bad), "%s/bad.json", d.path);
-	spit(path, json);
-	spit(bad, "{\"abi\": 1, \"ruleset\": [}");
+	write_text(path, json);
+	write_text(bad, "{\"abi\": 1, \"ruleset\": [}");
 	/* bad input: 2, before anything else */
 	assert_int_equal(run_child(bad, ok), 2);
 	if (landlock_abi_version() <= 0) {
@@ -723,7 +706,7 @@ static int sd_verify(const char *dir, const char *dropin, char **err)
 	char unit[256], cmd[1024];
 
 	snprintf(unit, sizeof(unit), "%s/x.service", dir);
-	spit(unit, "[Unit]\nDescription=vigil export test\n\n[Service]\n"
+	write_text(unit, "[Unit]\nDescription=vigil export test\n\n[Service]\n"
 		   "ExecStart=/usr/bin/true\n");
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/x.service.d' && "
 		 "cp '%s' '%s/x.service.d/'", dir, dropin, dir);
@@ -886,7 +869,7 @@ static void test_tomoyo(void **state)
 	free(text);
 	/* broken: rc 2 */
 	snprintf(path, sizeof(path), "%s/broken.conf", d.path);
-	spit(path, "<kernel> /usr/bin/demo\nuse_profile 3\n"
+	write_text(path, "<kernel> /usr/bin/demo\nuse_profile 3\n"
 		   "file read /etc/a b\n");
 	assert_int_equal(sh(&out, "tomoyo-checkpolicy d < '%s'", path), 2);
 	free(out);
@@ -951,7 +934,7 @@ static void test_selinux(void **state)
 	/* broken: an unknown keyword makes checkmodule fail */
 	snprintf(path, sizeof(path), "%s/broken.te", d.path);
 	*strstr(text, "allow ") = 'X';
-	spit(path, text);
+	write_text(path, text);
 	assert_int_not_equal(sh(&out, "cd '%s' && checkmodule -M -m -o "
 				"vigil_usr_bin_demo.mod broken.te && "
 				"semodule_package -o b.pp -m "

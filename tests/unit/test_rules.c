@@ -19,6 +19,7 @@
 #include "rules.h"
 #include "policy_write.h"
 #include "policy.h"
+#include "test_files.h"
 
 static char dir[] = "/tmp/vigil-test-rules.XXXXXX";
 static char path[256];
@@ -767,50 +768,6 @@ static void test_escape(void **state)
 	assert_string_equal(buf, "\\#\\");
 	assert_string_equal(vigil_time_iso(0, buf, sizeof(buf)),
 			    "1970-01-01T00:00:00Z");
-}
-
-/* Run a verb with stdout and stderr in files; return its exit code. */
-static int run_verb(int (*fn)(int, char **), char **argv, const char *out)
-{
-	int argc = 0, rc, o, e, fd;
-
-	while (argv[argc])
-		argc++;
-	fflush(stdout);
-	fflush(stderr);
-	o = dup(1);
-	e = dup(2);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	close(fd);
-	rc = fn(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(o, 1);
-	dup2(e, 2);
-	close(o);
-	close(e);
-	vigil_db_opt = NULL;
-	return rc;
-}
-
-static char *slurp(const char *file)
-{
-	char *buf;
-
-	assert_int_equal(read_file(file, 1 << 20, &buf, NULL), 0);
-	return buf;
-}
-
-static void write_text(const char *file, const char *text)
-{
-	FILE *f = fopen(file, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 static void test_generate_diff(void **state)

@@ -18,6 +18,7 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "test_files.h"
 
 static char dir[] = "/tmp/vigil-test-via.XXXXXX";
 static char db[300], logf[300], cand[300], out[300];
@@ -66,49 +67,6 @@ static int teardown(void **state)
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) ? -1 : 0;
-}
-
-static int run_verb(int (*fn)(int, char **), char **argv, const char *to)
-{
-	int argc = 0, rc, o, e, fd;
-
-	while (argv[argc])
-		argc++;
-	fflush(stdout);
-	fflush(stderr);
-	o = dup(1);
-	e = dup(2);
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	close(fd);
-	rc = fn(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(o, 1);
-	dup2(e, 2);
-	close(o);
-	close(e);
-	vigil_db_opt = NULL;
-	return rc;
-}
-
-static char *slurp(const char *file)
-{
-	char *buf;
-
-	assert_int_equal(read_file(file, 1 << 20, &buf, NULL), 0);
-	return buf;
-}
-
-static void write_text(const char *file, const char *text)
-{
-	FILE *f = fopen(file, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 /* The lines of block "subject HEAD {" of text, up to its "}". */
