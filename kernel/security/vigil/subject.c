@@ -353,6 +353,15 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 	char *buf, *via;
 	bool foreign;
 
+	/*
+	 * While vigil is off nothing is interned: the program runs with no
+	 * subject, like a kernel thread, until it execs again with vigil on.
+	 */
+	if (!vigil_should_observe()) {
+		vigil_subject_put(vc->subject);
+		vc->subject = NULL;
+		return 0;
+	}
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	via = kmalloc(VIGIL_VIA_MAX + 1, GFP_KERNEL);
 	if (buf && via) {

@@ -2,7 +2,7 @@
 # execs of distinct names leave nothing behind, a uid that keeps its
 # subjects alive is held to its share (its later programs share "?"), and
 # another user's, a set-user-ID program's and root's new programs still
-# get their own subject.
+# get their own subject; while vigil is off, no exec interns one.
 . "$(dirname "$0")/../lib.sh"
 
 d=/tmp/vigil-t/89s
@@ -76,5 +76,34 @@ echo 4096 > $VIGIL_FS/table_kb
 sleep 1	# the tuples' RCU grace period
 t_ok "after the table was emptied, nobody's subjects were freed ($(vigil_stat subjects))" \
 	test "$(vigil_stat subjects)" -lt "$((before + share / 2))"
+# 5. While vigil is off nothing is interned. A shell started while off has
+# no subject: once learning is on, its own open is not seen (restart it),
+# while the same shell started after is. Then, off again, nobody's 600
+# execs of distinct names leave the subject count where it was.
+mkdir -p $d/off
+cp /usr/bin/dash $d/off/sh
+echo data > $d/off/secret
+vigil_mode off
+$d/off/sh -c "while [ ! -e $d/off/go ]; do sleep 0.1; done; : < $d/off/secret; : > $d/off/done" &
+sleep 1
+t_is "a program started while vigil is off has no subject" \
+	"$(grep -c " $d/off/sh [^ ]*\$" $VIGIL_FS/subjects)" 0
+vigil_mode learn
+touch $d/off/go
+wait
+t_ok "it ran to its end once learning was on" test -e $d/off/done
+$d/off/sh -c ": < $d/off/secret"
+t_ok "the same program started with learning on: its open is recorded" \
+	vigil_wait "op=open access=r .*exe=\"$d/off/sh\" path=\"$d/off/secret\""
+t_is "only once: the one started while off made no record" \
+	"$(vigil_count "op=open access=r .*exe=\"$d/off/sh\" path=\"$d/off/secret\"")" 1
+vigil_mode off
+s0=$(vigil_stat subjects)
+t_is "vigil off: nobody's 600 execs of distinct names" \
+	"$(asuser "$probe" execs $d/real 600 -)" 600
+t_ok "interned no subject ($s0 before, $(vigil_stat subjects) after)" \
+	test "$(vigil_stat subjects)" -le "$s0"
+vigil_mode learn
+
 t_is "no kernel warning, bug or sanitizer report" "$(kernel_reports)" 0
 t_done
