@@ -64,6 +64,7 @@ fuzz: deps
 bench: deps kernel analyzer
 	@scripts/install-deps --bench
 	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/kernel
+	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/steady-ab
 	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/policy-index
 	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
 

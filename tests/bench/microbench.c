@@ -6,12 +6,19 @@
  *
  * usage: microbench ITERATIONS RUNS DIR [TINY_STATIC_BINARY [OP]]
  *        microbench --cold N DIR
+ *        microbench --ab MODE_FILE PAIRS ITERATIONS DIR
  * DIR is a scratch folder (tmpfs). Prints "<op> <median ns/op>" lines.
  * --cold opens N distinct new files once each (first sightings for vigil)
  * and prints "open-cold <ns/op>". OP: run only that operation (for perf).
+ * --ab measures learn-steady against off in one process and one boot: each
+ * pair runs an operation with vigil off and with it learning (its tuples
+ * already learned), in alternating order, switching the mode by writing
+ * MODE_FILE between runs; prints, per operation, the median ns of each
+ * side and the median and range of the pairs' learn/off ratios.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +123,92 @@ static int cold(long n, const char *dir)
 	return 0;
 }
 
+static double run_op(void (*fn)(void), long n)
+{
+	double start = now_ns();
+
+	for (long i = 0; i < n; i++)
+		fn();
+	return (now_ns() - start) / n;
+}
+
+static int set_mode(const char *mode_file, const char *mode)
+{
+	FILE *f = fopen(mode_file, "w");
+
+	if (!f || fputs(mode, f) < 0 || fclose(f)) {
+		perror(mode_file);
+		return -1;
+	}
+	return 0;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(v[0]), cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int ab(const char *mode_file, int pairs, long iters)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+		int div;
+	} ops[] = {
+		{ "getppid", op_getppid, 1 },
+		{ "capable", op_capable, 1 },
+		{ "socket+bind", op_socket_bind, 2 },
+		{ "open+close", op_open_close, 1 },
+		{ "stat", op_stat, 1 },
+	};
+	double off[64], learn[64], ratio[64];
+
+	double step = 1e12, t0, t1;
+
+	if (pairs < 1 || pairs > 64)
+		return 2;
+	/*
+	 * A clock that moves in jiffies (a boot whose TSC was not used under
+	 * emulation) says nothing: measure its smallest step.
+	 */
+	for (int i = 0; i < 100; i++) {
+		t0 = now_ns();
+		while ((t1 = now_ns()) == t0)
+			;
+		if (t1 - t0 < step)
+			step = t1 - t0;
+	}
+	if (step > 10000) {
+		fprintf(stderr, "microbench: the clock moves in %.0f ns steps\n", step);
+		return 1;
+	}
+	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+		long n = iters / ops[o].div;
+
+		/* Learn this process's tuples for the operation first. */
+		if (set_mode(mode_file, "learn"))
+			return 1;
+		run_op(ops[o].fn, n);
+		for (int p = 0; p < pairs; p++) {
+			for (int k = 0; k < 2; k++) {
+				bool learning = (p + k) % 2;
+
+				if (set_mode(mode_file, learning ? "learn" : "off"))
+					return 1;
+				(learning ? learn : off)[p] = run_op(ops[o].fn, n);
+			}
+			ratio[p] = learn[p] / off[p];
+		}
+		qsort(ratio, pairs, sizeof(ratio[0]), cmp);
+		printf("ab %s %.0f %.0f %+.1f%% %+.1f%% %+.1f%%\n", ops[o].name,
+		       median(off, pairs), median(learn, pairs),
+		       (median(ratio, pairs) - 1) * 100, (ratio[0] - 1) * 100,
+		       (ratio[pairs - 1] - 1) * 100);
+	}
+	return set_mode(mode_file, "off") ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -138,6 +231,12 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--cold"))
 		return cold(atol(argv[2]), argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "--ab")) {
+		snprintf(file, sizeof(file), "%s/bench-file", argv[5]);
+		close(open(file, O_CREAT | O_WRONLY, 0755));
+		uname(&uts);
+		return ab(argv[2], atoi(argv[3]), atol(argv[4]));
+	}
 	if (argc < 4)
 		return 2;
 	iters = atol(argv[1]);

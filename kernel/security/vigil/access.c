@@ -151,48 +151,31 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj,
 }
 
 /**
- * vigil_observe_fast - count a repeat of a compact access cheaply
- * @cred: the credentials of the subject
- * @acc: the access, with its compact key (acc->fast) and no object yet
+ * vigil_fast_mode - the fast path's mode when a policy is loaded
+ * @subj: the subject
  *
- * The subject's cache names the tuple the same compact access hit last:
- * when it is still in the table, under the same mode, policy generation
- * and namespace, count it as vigil_observe() would, without building,
- * hashing or looking up the object. Never sleeps.
- *
- * Return: true when counted; false when vigil_observe() must be called.
+ * Under rcu_read_lock(). Return: the subject's mode, and in the upper 32
+ * bits the policy generation its tuples carry when it observes (returned,
+ * not stored, so the inline caller keeps it in a register); mode
+ * VIGIL_MODE_OFF when it observes with no block of its own (nothing to
+ * count as a tuple).
  */
-bool vigil_observe_fast(const struct cred *cred, struct vigil_access *acc)
+u64 vigil_fast_mode(struct vigil_subject *subj)
 {
 	const struct vigil_policy_subject *ps;
 	struct vigil_loaded_policy *lp;
-	struct vigil_subject *subj;
-	struct vigil_entry *e;
-	enum vigil_mode mode;
-	bool hit = false;
+	enum vigil_mode mode = subject_mode(subj, &lp, &ps);
 
-	if (!acc->fast || unlikely(!in_task()))
-		return false;
-	subj = vigil_subject_of(cred);
-	if (!subj)
-		return false;
-	rcu_read_lock();
-	mode = subject_mode(subj, &lp, &ps);
-	if (mode == VIGIL_MODE_OFF || (mode == VIGIL_MODE_OBSERVE && !ps))
-		goto out;
-	e = vigil_fast_lookup(subj, acc->fast);
-	if (!e || e->key.op != acc->op || e->key.access != acc->access ||
-	    e->key.gen != (mode == VIGIL_MODE_OBSERVE ? lp->gen : 0) ||
-	    e->key.nsx != !vigil_mntns_initial())
-		goto out;
-	this_cpu_inc(vigil_stats.hook[acc->op]);
-	atomic64_inc(&subj->events);
-	vigil_fast_touch(e);
-	account_repeat(subj, e->verdict);
-	hit = true;
-out:
-	rcu_read_unlock();
-	return hit;
+	if (mode != VIGIL_MODE_OBSERVE)
+		return mode;
+	if (!ps)
+		return VIGIL_MODE_OFF;
+	return (u64)lp->gen << 32 | mode;
+}
+
+void vigil_account_repeat(struct vigil_subject *subj, int verdict)
+{
+	account_repeat(subj, verdict);
 }
 
 /**

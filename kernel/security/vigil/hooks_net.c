@@ -129,9 +129,11 @@ static u64 net_fast(int family, int type, const struct sockaddr *addr,
 	}
 }
 
-static void net_event(enum vigil_op op, u64 access, int family, int type,
-		      const struct sockaddr *addr, int addrlen, int port,
-		      bool may_sleep)
+/* A socket access the fast path did not count: build its target. */
+static noinline void net_event_slow(const struct cred *cred, enum vigil_op op,
+				    u64 access, u64 fast, int family, int type,
+				    const struct sockaddr *addr, int addrlen,
+				    int port, bool may_sleep)
 {
 	char target[NET_TARGET_MAX], fbuf[16], tbuf[16];
 	struct vigil_access acc = {
@@ -140,13 +142,10 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 		.target = target,
 		.ad.type = LSM_AUDIT_DATA_NONE,
 		.may_sleep = may_sleep,
+		.fast = fast,
 	};
-	const struct cred *cred = current_real_cred();
 	int pos;
 
-	acc.fast = net_fast(family, type, addr, addrlen, port);
-	if (vigil_observe_fast(cred, &acc))
-		return;
 	pos = scnprintf(target, sizeof(target), "%s:%s",
 			family_name(family, fbuf, sizeof(fbuf)),
 			type_name(type, tbuf, sizeof(tbuf)));
@@ -157,6 +156,18 @@ static void net_event(enum vigil_op op, u64 access, int family, int type,
 				 port);
 	acc.target_len = pos;
 	vigil_observe(cred, &acc);
+}
+
+static void net_event(enum vigil_op op, u64 access, int family, int type,
+		      const struct sockaddr *addr, int addrlen, int port,
+		      bool may_sleep)
+{
+	const struct cred *cred = current_real_cred();
+	u64 fast = net_fast(family, type, addr, addrlen, port);
+
+	if (!in_task() || !vigil_observe_fast(cred, op, access, fast))
+		net_event_slow(cred, op, access, fast, family, type, addr,
+			       addrlen, port, may_sleep);
 }
 
 /*

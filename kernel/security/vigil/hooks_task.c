@@ -10,17 +10,29 @@
 
 #include "vigil.h"
 
-static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
-			 int cap, unsigned int opts)
+/* A capability check the fast path did not count: a first sighting. */
+static noinline void capable_event(const struct cred *cred, int cap, u64 fast)
 {
 	struct vigil_access acc = {
 		.op = VIGIL_OP_CAPABLE,
 		.access = VIGIL_CAP_USE,
 		.ad.type = LSM_AUDIT_DATA_CAP,
 		.ad.u.cap = cap,
+		.fast = fast,
 	};
 
+	acc.target = vigil_cap_name(cap);
+	if (!acc.target)
+		acc.target = "?";
+	acc.target_len = strlen(acc.target);
+	vigil_observe(cred, &acc);
+}
+
+static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
+			 int cap, unsigned int opts)
+{
 	const struct cred *c;
+	u64 fast;
 
 	if (!vigil_should_observe() || (opts & CAP_OPT_NOAUDIT))
 		return 0;
@@ -29,15 +41,14 @@ static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
 	 * overlayfs mounter's, a file opener's): its pid and comm are in the
 	 * record, so its subject and uid must be too.
 	 */
-	c = in_task() ? current_real_cred() : cred;
-	acc.fast = VIGIL_FAST_CAP | (u32)cap;
-	if (vigil_observe_fast(c, &acc))
+	fast = VIGIL_FAST_CAP | (u32)cap;
+	if (unlikely(!in_task())) {
+		capable_event(cred, cap, fast);	/* counted as skipped */
 		return 0;
-	acc.target = vigil_cap_name(cap);
-	if (!acc.target)
-		acc.target = "?";
-	acc.target_len = strlen(acc.target);
-	vigil_observe(c, &acc);
+	}
+	c = current_real_cred();
+	if (!vigil_observe_fast(c, VIGIL_OP_CAPABLE, VIGIL_CAP_USE, fast))
+		capable_event(c, cap, fast);
 	return 0;
 }
 

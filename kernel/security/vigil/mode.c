@@ -24,7 +24,8 @@ static const char *const verdict_names[] = {
 
 static_assert(ARRAY_SIZE(verdict_names) == VIGIL_VERDICT_COUNT);
 
-static enum vigil_mode global_mode = VIGIL_MODE_OFF;
+/* Read by every hook (vigil_mode_get(), inline): written by the mode file. */
+enum vigil_mode vigil_global_mode __read_mostly = VIGIL_MODE_OFF;
 
 const char *vigil_verdict_name(enum vigil_verdict verdict)
 {
@@ -64,14 +65,9 @@ int vigil_mode_parse(const char *buf, size_t len, enum vigil_mode *ret_mode)
 	return -EINVAL;
 }
 
-enum vigil_mode vigil_mode_get(void)
-{
-	return READ_ONCE(global_mode);
-}
-
 void vigil_mode_set(enum vigil_mode mode)
 {
-	WRITE_ONCE(global_mode, mode);
+	WRITE_ONCE(vigil_global_mode, mode);
 }
 
 static int __init vigil_mode_setup(char *str)
@@ -80,9 +76,9 @@ static int __init vigil_mode_setup(char *str)
 
 	if (vigil_mode_parse(str, strlen(str), &m))
 		pr_warn("vigil: unknown vigil.mode=%s, keeping %s\n", str,
-			vigil_mode_name(global_mode));
+			vigil_mode_name(vigil_global_mode));
 	else
-		global_mode = m;
+		vigil_global_mode = m;
 	return 1;
 }
 __setup("vigil.mode=", vigil_mode_setup);

@@ -76,14 +76,6 @@ const char *vigil_path_resolve(const struct path *path, char *buf,
 	return p;
 }
 
-/* Is the current task in the initial mount namespace? Never sleeps. */
-bool vigil_mntns_initial(void)
-{
-	const struct nsproxy *ns = current->nsproxy;
-
-	return ns && ns->mnt_ns == init_nsproxy.mnt_ns;
-}
-
 /**
  * vigil_mntns_current - the id of the current task's mount namespace
  *

@@ -383,7 +383,7 @@ static int learned_show(struct seq_file *m, void *v)
 	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u %u", e->seq,
 		   vigil_verdict_name(e->verdict), vigil_op_name(e->key.op),
 		   access, atomic64_read(&e->count), e->first,
-		   READ_ONCE(e->last), from_kuid(&init_user_ns, e->uid),
+		   vigil_entry_last(e), from_kuid(&init_user_ns, e->uid),
 		   e->mntns);
 	seq_field(m, e->key.subj->exe, e->key.subj->len);
 	if (e->objlen)

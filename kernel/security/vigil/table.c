@@ -284,10 +284,18 @@ static struct hlist_head *bucket(const struct vigil_table *t, u32 hash)
 	return &t->buckets[hash >> (32 - t->bits)];
 }
 
-static void entry_touch(struct vigil_entry *e)
+/**
+ * vigil_entry_last - when @e was last seen, in seconds since the epoch
+ * @e: a tuple
+ *
+ * A repeat stores jiffies (no clock read on the fast path); the wall clock
+ * time is the present less the jiffies since, never before the first.
+ */
+time64_t vigil_entry_last(const struct vigil_entry *e)
 {
-	atomic64_inc(&e->count);
-	WRITE_ONCE(e->last, ktime_get_real_seconds());
+	unsigned long ago = (jiffies - READ_ONCE(e->last)) / HZ;
+
+	return max_t(time64_t, e->first, ktime_get_real_seconds() - ago);
 }
 
 /**
@@ -313,7 +321,7 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(e, bucket(t, hash), hnode) {
 		if (e->hash == hash && key_equal(e, key, obj, len)) {
-			entry_touch(e);
+			vigil_entry_touch(e);
 			verdict = e->verdict;
 			if (ret_e)
 				*ret_e = e;
@@ -322,11 +330,6 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 	}
 	rcu_read_unlock();
 	return verdict;
-}
-
-static struct vigil_entry **fast_slot(struct vigil_subject *s, u64 fast)
-{
-	return &s->fast[hash_64(fast, ilog2(VIGIL_FAST_SLOTS))];
 }
 
 /**
@@ -343,7 +346,7 @@ void vigil_fast_remember(struct vigil_entry *e)
 
 	if (!e->key.fast || e->key.subj->permanent)
 		return;
-	slot = fast_slot(e->key.subj, e->key.fast);
+	slot = vigil_fast_slot(e->key.subj, e->key.fast);
 	if (READ_ONCE(*slot) == e)
 		return;
 	/* Publish e initialised (readers use it without the lock)... */
@@ -354,28 +357,13 @@ void vigil_fast_remember(struct vigil_entry *e)
 		cmpxchg(slot, e, NULL);
 }
 
-/* The tuple @fast names in @s's cache, if any; under rcu_read_lock(). */
-struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s, u64 fast)
-{
-	struct vigil_entry *e = READ_ONCE(*fast_slot(s, fast));
-
-	if (!e || e->key.fast != fast || READ_ONCE(e->dead))
-		return NULL;
-	return e;
-}
-
-void vigil_fast_touch(struct vigil_entry *e)
-{
-	entry_touch(e);
-}
-
 static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 {
 	lockdep_assert_held(&t->lock);
 	WRITE_ONCE(e->dead, true);
 	if (e->key.fast && !e->key.subj->permanent) {
 		smp_mb();	/* pairs with vigil_fast_remember() */
-		cmpxchg(fast_slot(e->key.subj, e->key.fast), e, NULL);
+		cmpxchg(vigil_fast_slot(e->key.subj, e->key.fast), e, NULL);
 	}
 	list_del(&e->fifo);
 	if (e->share) {
@@ -476,7 +464,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
 	new->first = ktime_get_real_seconds();
-	new->last = new->first;
+	new->last = jiffies;
 	new->objlen = len;
 	new->namelen = name_tail(key, obj, len);
 	memcpy(new->obj, obj, len);
@@ -485,7 +473,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	spin_lock(&t->lock);
 	hlist_for_each_entry(e, bucket(t, hash), hnode) {
 		if (e->hash == hash && key_equal(e, key, obj, len)) {
-			entry_touch(e);
+			vigil_entry_touch(e);
 			spin_unlock(&t->lock);
 			kfree(new);
 			return -EEXIST;

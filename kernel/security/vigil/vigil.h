@@ -10,9 +10,14 @@
 #include <linux/list.h>
 #include <linux/lsm_audit.h>
 #include <linux/lsm_hooks.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/nsproxy.h>
 #include <linux/path.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -42,8 +47,14 @@ DECLARE_STATIC_KEY_FALSE(vigil_active);
 /* mode.c */
 const char *vigil_mode_name(enum vigil_mode mode);
 int vigil_mode_parse(const char *buf, size_t len, enum vigil_mode *ret_mode);
-enum vigil_mode vigil_mode_get(void);
 void vigil_mode_set(enum vigil_mode mode);
+extern enum vigil_mode vigil_global_mode;
+
+static inline enum vigil_mode vigil_mode_get(void)
+{
+	return READ_ONCE(vigil_global_mode);
+}
+
 const char *vigil_verdict_name(enum vigil_verdict verdict);
 
 /*
@@ -216,7 +227,7 @@ struct vigil_entry {
 	u8 verdict;
 	atomic64_t count;
 	time64_t first;
-	time64_t last;
+	unsigned long last;	/* jiffies: vigil_entry_last() in seconds */
 	kuid_t uid;
 	u32 mntns;	/* 0, or the mount namespace its path was named in */
 	u16 namelen;	/* the key's name ends obj (0: not comparable) */
@@ -269,8 +280,36 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
 		       bool *ret_held, struct vigil_entry **ret_e);
 void vigil_fast_remember(struct vigil_entry *e);
-struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s, u64 fast);
-void vigil_fast_touch(struct vigil_entry *e);
+time64_t vigil_entry_last(const struct vigil_entry *e);
+
+/*
+ * The fast path's helpers are inline: under emulation (and for the branch
+ * predictor) every call and return of a hook's repeat costs.
+ */
+static inline struct vigil_entry **vigil_fast_slot(struct vigil_subject *s,
+						   u64 fast)
+{
+	return &s->fast[hash_64(fast, ilog2(VIGIL_FAST_SLOTS))];
+}
+
+/* The tuple @fast names in @s's cache, if any; under rcu_read_lock(). */
+static inline struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s,
+						    u64 fast)
+{
+	struct vigil_entry *e = READ_ONCE(*vigil_fast_slot(s, fast));
+
+	if (!e || e->key.fast != fast || READ_ONCE(e->dead))
+		return NULL;
+	return e;
+}
+
+/* Count a repeat of @e: one atomic add and a store of jiffies. */
+static inline void vigil_entry_touch(struct vigil_entry *e)
+{
+	atomic64_inc(&e->count);
+	WRITE_ONCE(e->last, jiffies);
+}
+
 void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 		     u32 hash, const char *obj, size_t len);
 void vigil_table_shown(struct vigil_entry *e);
@@ -359,12 +398,81 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 const char *vigil_path_resolve(const struct path *path, char *buf,
 			       bool *ret_foreign);
 bool vigil_dentry_mount(const struct dentry *dentry, struct path *ret_path);
-bool vigil_mntns_initial(void);
 u32 vigil_mntns_current(void);
+
+/* Is the current task in the initial mount namespace? Never sleeps. */
+static inline bool vigil_mntns_initial(void)
+{
+	const struct nsproxy *ns = current->nsproxy;
+
+	return likely(ns == &init_nsproxy) ||
+	       (ns && ns->mnt_ns == init_nsproxy.mnt_ns);
+}
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
-bool vigil_observe_fast(const struct cred *cred, struct vigil_access *acc);
+u64 vigil_fast_mode(struct vigil_subject *subj);
+void vigil_account_repeat(struct vigil_subject *subj, int verdict);
+
+/**
+ * vigil_observe_fast - count a repeat of a compact access cheaply
+ * @cred: the credentials of the subject
+ * @op: the operation
+ * @access: its access bits
+ * @fast: the compact key of its object (vigil_access.fast)
+ *
+ * The subject's cache names the tuple the same compact access hit last:
+ * when it is still in the table, under the same mode, policy generation
+ * and namespace, count it as vigil_observe() would, without building,
+ * hashing or looking up the object. Hooks call it before they build their
+ * struct vigil_access (clearing it costs more than this check), and only
+ * in task context. Never sleeps. Inline, and every branch counts: a
+ * capability check is a cheap system call (tests/bench/steady-ab).
+ *
+ * Return: true when counted; false when vigil_observe() must be called.
+ */
+static __always_inline bool vigil_observe_fast(const struct cred *cred,
+					       enum vigil_op op, u64 access,
+					       u64 fast)
+{
+	struct vigil_subject *subj = vigil_subject_of(cred);
+	enum vigil_mode mode;
+	struct vigil_entry *e;
+	bool hit = false;
+	u32 gen = 0;
+
+	if (!subj || !fast)
+		return false;
+	rcu_read_lock();
+	mode = vigil_mode_get();
+	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
+		u64 mode_gen = vigil_fast_mode(subj);
+
+		mode = (u32)mode_gen;
+		gen = mode_gen >> 32;
+	}
+	if (mode == VIGIL_MODE_OFF)
+		goto out;
+	e = READ_ONCE(*vigil_fast_slot(subj, fast));
+	if (!e)
+		goto out;
+	/* One test, no branch each: the cached tuple is this access's. */
+	if ((e->key.fast ^ fast) | (e->key.op ^ op) | (e->key.access ^ access) |
+	    (e->key.gen ^ gen) | (e->key.nsx ^ !vigil_mntns_initial()) |
+	    READ_ONCE(e->dead))
+		goto out;
+	this_cpu_inc(vigil_stats.hook[op]);
+	atomic64_inc(&subj->events);
+	vigil_entry_touch(e);
+	if (likely(e->verdict == VIGIL_VERDICT_LEARN))
+		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);
+	else
+		vigil_account_repeat(subj, e->verdict);
+	hit = true;
+out:
+	rcu_read_unlock();
+	return hit;
+}
 
 static inline bool vigil_should_observe(void)
 {
