@@ -1,7 +1,10 @@
 # Stress: processes hammer files, exec, sockets and signals while another
 # replaces the policy and flips the mode, a third reads the tables and a
-# fourth shrinks the table. Nothing may warn, leak or oops. Duration:
-# $VIGIL_STRESS_SECONDS (default 10; make check-debug uses more).
+# fourth shrinks the table, and nobody makes the attacks of the issue-14
+# tests (a first-sighting flood, distinct and failed execs, a bind mount
+# over a subject's binary in its own namespace, hard links to one file).
+# Nothing may warn, leak or oops. Duration: $VIGIL_STRESS_SECONDS
+# (default 10; make check-debug uses more).
 . "$(dirname "$0")/../lib.sh"
 
 secs=${VIGIL_STRESS_SECONDS:-10}
@@ -83,6 +86,30 @@ readers() {
 	done
 	echo "$reads $bad" > $w/learned-reads
 }
+# nobody's attacks, each a few hundred accesses a round.
+asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+attacks() {
+	local i=0 d=$w/nobody
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		asuser "$VIGIL_PROBE" mkdirs $d/m 200 $((i * 200)) > /dev/null 2>&1
+		asuser "$VIGIL_PROBE" execs $d/x 40 - > /dev/null 2>&1
+		asuser "$VIGIL_PROBE" execs $d/j 40 -fail > /dev/null 2>&1
+		asuser unshare -rm sh -c "mount --bind $d/evil $w/true.$((i % 30)) &&
+			exec $w/true.$((i % 30))" > /dev/null 2>&1
+		asuser sh -c "ln -f $d/h/secret $d/h/alias.$((i % 10)) &&
+			cat $d/h/alias.$((i % 10)) $d/h/secret" > /dev/null 2>&1
+	done
+	echo "$i" > $w/attack-rounds
+}
+mkdir -p $w/nobody/m $w/nobody/x $w/nobody/j $w/nobody/h
+cp /bin/true $w/nobody/x/x0
+cp /bin/true $w/nobody/evil
+printf 'not a program\n' > $w/nobody/j/x0
+chmod 755 $w/nobody/j/x0
+echo secret > $w/nobody/h/secret
+chown -R 65534:65534 $w/nobody
+chmod 755 $w
 shrinker() {
 	while [ $SECONDS -lt $end ]; do
 		echo 16 > $VIGIL_FS/table_kb
@@ -94,11 +121,15 @@ shrinker() {
 echo learn > $VIGIL_FS/mode
 gen_before=$(vigil_stat policy.generation)
 files 1 & files 2 & execs & sockets 1 & sockets 2 & policies & readers & shrinker &
+attacks &
 wait
 echo learn > $VIGIL_FS/mode
 echo '# nothing' | dd of=$VIGIL_FS/policy status=none
 echo 4096 > $VIGIL_FS/table_kb
 
+t_ok "nobody attacked throughout ($(cat $w/attack-rounds) rounds)" \
+	test "$(cat $w/attack-rounds)" -gt 0
+t_diag "nobody: $(vigil_count ' uid=65534 ') records, $(grep -c '^uid\.65534\.' $VIGIL_FS/stats) stats lines ($(grep '^uid\.65534\.held ' $VIGIL_FS/stats)), subjects folded $(vigil_stat subjects.folded)"
 read -r loads loads_ok < $w/policy-loads
 t_ok "the policy was loaded many times ($loads)" test "$loads" -gt 10
 t_is "every load succeeded" "$loads_ok" "$loads"
