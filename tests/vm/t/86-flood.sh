@@ -41,10 +41,24 @@ t_is "root's tuples are all still in the table" \
 	"$(grep -Eac " (mkdir c|rmdir d) .* $d/r/d[0-9]+ [^ ]+\$" $VIGIL_FS/learned)" $((2 * rootn))
 held=$(( $(vigil_stat uid.65534.held) - ${uheld0:-0} ))
 dropped=$(( $(vigil_stat uid.65534.dropped) - ${udropped0:-0} ))
-t_ok "nobody's first sightings past its rate were held back ($held)" \
-	test "${held:-0}" -gt 100
-t_ok "and once its share was all held back, the rest dropped ($dropped)" \
-	test "$((held + dropped))" -gt 30000
+# Past its burst and rate: 40000 first sightings in t1 - t0 seconds, less
+# 1000 + 100 a second. A slow kernel (KASAN under TCG: about 75 a second)
+# may flood under the rate: then nothing is to be held back.
+over=$((40000 - 1000 - 100 * (t1 - t0 + 2)))
+if [ "$over" -gt 1000 ]; then
+	t_ok "nobody's first sightings past its rate were held back ($held)" \
+		test "${held:-0}" -gt 100
+else
+	t_skip "nobody's first sightings past its rate were held back ($held)" \
+		"its flood took $((t1 - t0)) s, within its burst and rate"
+fi
+if [ "$over" -gt 31000 ]; then
+	t_ok "and once its share was all held back, the rest dropped ($dropped)" \
+		test "$((held + dropped))" -gt 30000
+else
+	t_skip "and once its share was all held back, the rest dropped ($dropped)" \
+		"its flood took $((t1 - t0)) s: $over past its burst and rate"
+fi
 t_is "records.held counts them" "$(( $(vigil_stat records.held) - held0 ))" "$held"
 t_ok "nobody's tuples are at most a quarter of the table ($(vigil_stat uid.65534.bytes) bytes)" \
 	test "$(vigil_stat uid.65534.bytes)" -le $((1024 * 1024 / 4))
