@@ -293,7 +293,8 @@ static struct hlist_head *bucket(const struct vigil_table *t, u32 hash)
  */
 time64_t vigil_entry_last(const struct vigil_entry *e)
 {
-	unsigned long ago = (jiffies - READ_ONCE(e->last)) / HZ;
+	unsigned long now = jiffies, last = READ_ONCE(e->last);
+	unsigned long ago = time_after(last, now) ? 0 : (now - last) / HZ;
 
 	return max_t(time64_t, e->first, ktime_get_real_seconds() - ago);
 }
