@@ -97,6 +97,22 @@ static void op_exec(void)
 	waitpid(pid, &st, 0);
 }
 
+/* The operations; div: fewer iterations for the expensive ones. */
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	int div;
+	bool ab;	/* measured by --ab (hooked, or the hookless control) */
+} ops[] = {
+	{ "getppid", op_getppid, 1, true },
+	{ "open+close", op_open_close, 1, true },
+	{ "stat", op_stat, 1, true },
+	{ "mmap-exec", op_mmap_exec, 2, false },
+	{ "socket+bind", op_socket_bind, 2, true },
+	{ "capable", op_capable, 1, true },
+	{ "exec", op_exec, 200, false },
+};
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -151,17 +167,6 @@ static double median(double *v, int n)
 
 static int ab(const char *mode_file, int pairs, long iters)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-		int div;
-	} ops[] = {
-		{ "getppid", op_getppid, 1 },
-		{ "capable", op_capable, 1 },
-		{ "socket+bind", op_socket_bind, 2 },
-		{ "open+close", op_open_close, 1 },
-		{ "stat", op_stat, 1 },
-	};
 	double off[64], learn[64], ratio[64];
 
 	double step = 1e12, t0, t1;
@@ -186,6 +191,8 @@ static int ab(const char *mode_file, int pairs, long iters)
 	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
 		long n = iters / ops[o].div;
 
+		if (!ops[o].ab)
+			continue;
 		/* Learn this process's tuples for the operation first. */
 		if (set_mode(mode_file, "learn"))
 			return 1;
@@ -211,19 +218,6 @@ static int ab(const char *mode_file, int pairs, long iters)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-		int div;	/* fewer iterations for expensive ops */
-	} ops[] = {
-		{ "getppid", op_getppid, 1 },
-		{ "open+close", op_open_close, 1 },
-		{ "stat", op_stat, 1 },
-		{ "mmap-exec", op_mmap_exec, 2 },
-		{ "socket+bind", op_socket_bind, 2 },
-		{ "capable", op_capable, 1 },
-		{ "exec", op_exec, 200 },
-	};
 	const char *only = argc > 5 ? argv[5] : NULL;
 	double t[64];
 	long iters;
