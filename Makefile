@@ -52,7 +52,8 @@ kernel-debug: deps
 check-debug: deps kernel-debug analyzer
 	@VIGIL_KERNEL=$(KBUILD)/bzImage-debug VIGIL_APPEND="kmemleak=on" \
 		VIGIL_RESULTS=$(KBUILD)/test-results-debug \
-		VIGIL_STRESS_SECONDS=120 VIGIL_MILLION=100000 VIGIL_SUITES="vm kunit" tests/check
+		VIGIL_STRESS_SECONDS=120 VIGIL_MILLION=100000 VIGIL_SUITES="vm kunit" \
+		VIGIL_TEST_TIMEOUT=3000 VIGIL_VM_TIMEOUT=14400 tests/check
 
 demo: deps kernel analyzer
 	@VIGIL_DEMO_OUT=$(KBUILD)/demo scripts/demo
