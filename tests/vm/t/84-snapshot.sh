@@ -19,7 +19,16 @@ t_is "vigil snapshot exits 0 (no difference)" "$rc" 0
 t_match "and reports 0 missing" "$out" ' 0 missing'
 n=$(sqlite3 $VIGIL_DB "select tuples from snapshots order by id desc limit 1")
 t_is "it stored every tuple of the table" "$n" "$(grep -vc '^#' $VIGIL_FS/learned)"
-t_is "the records table holds every emitted record" \
-	"$(sqlite3 $VIGIL_DB "select count(*) from records")" "$(vigil_stat records.emitted)"
+in_log=$(vigil_count .)
+t_is "the records table holds every vigil record of the log" \
+	"$(sqlite3 $VIGIL_DB "select count(*) from records")" "$in_log"
+# In its place in the suite the log holds the whole boot; after a test
+# that replaced it (88-million) it does not.
+first=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n | head -n 1)
+if [ "${first:-1}" = 1 ]; then
+	t_is "and so every record emitted since boot" "$in_log" "$(vigil_stat records.emitted)"
+else
+	t_skip "and so every record emitted since boot" "the log starts at seq $first: an earlier test replaced it"
+fi
 vigil_mode learn
 t_done
