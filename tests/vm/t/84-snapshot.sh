@@ -12,19 +12,25 @@ vigil_mode learn
 vigil_mode off
 vigil_settle
 t_ok "vigil ingest of the whole log" "$vigil" ingest $(audit_logs)
+# In its place in the suite the log holds the whole boot; after a test
+# that replaced it (88-million) the tuples of the records it took away are
+# rightly missing from the database.
+first=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n | head -n 1)
 out=$("$vigil" snapshot 2>&1)
 rc=$?
 t_diag "$out"
-t_is "vigil snapshot exits 0 (no difference)" "$rc" 0
-t_match "and reports 0 missing" "$out" ' 0 missing'
+if [ "${first:-1}" = 1 ]; then
+	t_is "vigil snapshot exits 0 (no difference)" "$rc" 0
+	t_match "and reports 0 missing" "$out" ' 0 missing'
+else
+	t_ok "vigil snapshot ran (exit $rc: 1 only for missing tuples)" test "$rc" -le 1
+	t_skip "and reports 0 missing" "the log starts at seq $first: an earlier test replaced it"
+fi
 n=$(sqlite3 $VIGIL_DB "select tuples from snapshots order by id desc limit 1")
 t_is "it stored every tuple of the table" "$n" "$(grep -vc '^#' $VIGIL_FS/learned)"
 in_log=$(vigil_count .)
 t_is "the records table holds every vigil record of the log" \
 	"$(sqlite3 $VIGIL_DB "select count(*) from records")" "$in_log"
-# In its place in the suite the log holds the whole boot; after a test
-# that replaced it (88-million) it does not.
-first=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n | head -n 1)
 if [ "${first:-1}" = 1 ]; then
 	t_is "and so every record emitted since boot" "$in_log" "$(vigil_stat records.emitted)"
 else
