@@ -122,6 +122,9 @@ vigil_lines() {
 		cut -d "$(printf '\035')" -f1 | grep -aE -- "${1:-.}"
 }
 
+# vigil_seqs: the seq numbers of the vigil records in the logs, ascending.
+vigil_seqs() { vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n; }
+
 # vigil_count ERE: how many vigil records match.
 vigil_count() { vigil_lines "$1" | wc -l; }
 

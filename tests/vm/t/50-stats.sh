@@ -9,7 +9,7 @@ vigil_mode learn
 vigil_settle
 sv() { echo "$st" | awk -v k="$1" '$1 == k { print $2 }'; }
 st=$(cat $VIGIL_FS/stats)
-first=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n | head -n 1)
+first=$(vigil_seqs | head -n 1)
 if [ "$(sv records.held)" = 0 ] && [ "${first:-1}" = 1 ]; then
 	e0=0 l0=0 h0=0 s0=0
 	t_diag "reconciling the whole boot"
@@ -28,8 +28,7 @@ emitted=$(( $(sv records.emitted) - e0 ))
 lost=$(( $(sv records.lost) - l0 ))
 held=$(( $(sv records.held) - h0 ))
 seq_last=$(sv records.seq)
-seqs=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 |
-	awk -v s0="$s0" -v s1="$seq_last" '$1 > s0 && $1 <= s1' | sort -n)
+seqs=$(vigil_seqs | awk -v s0="$s0" -v s1="$seq_last" '$1 > s0 && $1 <= s1')
 in_log=$(echo "$seqs" | grep -c .)
 t_ok "some records were emitted" test "$emitted" -gt 0
 t_is "records.emitted equals the vigil records in audit.log" "$in_log" "$emitted"

@@ -15,7 +15,7 @@ t_ok "vigil ingest of the whole log" "$vigil" ingest $(audit_logs)
 # In its place in the suite the log holds the whole boot; after a test
 # that replaced it (88-million) the tuples of the records it took away are
 # rightly missing from the database.
-first=$(vigil_lines | grep -ao ' seq=[0-9]*' | cut -d= -f2 | sort -n | head -n 1)
+first=$(vigil_seqs | head -n 1)
 out=$("$vigil" snapshot 2>&1)
 rc=$?
 t_diag "$out"
