@@ -269,6 +269,9 @@ static int stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&vigil_table.evictions));
 	seq_printf(m, "records.seq %llu\n", vigil_table.seq);
 	seq_printf(m, "table.full %llu\n", vigil_table.full);
+	seq_printf(m, "table.pinned %u\n", vigil_table.nr_pinned);
+	seq_printf(m, "table.pinned_bytes %zu\n", vigil_table.pinned_bytes);
+	seq_printf(m, "table.pin_refused %llu\n", vigil_table.pin_refused);
 	stats_shares(m);
 	spin_unlock(&vigil_table.lock);
 	for (s = 0; s < VIGIL_STAT_COUNT; s++)
@@ -349,7 +352,7 @@ static void *learned_next(struct seq_file *m, void *v, loff_t *pos)
 	 * then may a tuple whose record was lost go (vigil snapshot has it).
 	 */
 	if (v != SEQ_START_TOKEN)
-		vigil_table_shown(e);
+		vigil_table_shown(&vigil_table, e);
 	++*pos;
 	return vigil_table_next(&vigil_table, v == SEQ_START_TOKEN ?
 				&vigil_table.fifo : &e->fifo);

@@ -13,6 +13,9 @@
  * that; the rest are kept in the table without a record. A tuple whose
  * record was held back or lost is pinned: no eviction takes it before the
  * learned file has shown it (vigil snapshot), so nothing is lost unseen.
+ * Pinned tuples leave the eviction lists, so an eviction is O(1) however
+ * many are pinned, and hold at most half the table, so they never stop it
+ * from learning.
  */
 
 #include <linux/hash.h>
@@ -42,9 +45,6 @@ static int __init vigil_table_kb_setup(char *str)
 	return 1;
 }
 __setup("vigil.table_kb=", vigil_table_kb_setup);
-
-/* How many pinned tuples an eviction steps over before it gives up. */
-#define EVICT_SCAN 64
 
 static struct vigil_uid_share *share_alloc(kuid_t uid, gfp_t gfp)
 {
@@ -76,9 +76,13 @@ int vigil_table_init(struct vigil_table *t, unsigned int bits,
 	spin_lock_init(&t->lock);
 	t->bits = bits;
 	INIT_LIST_HEAD(&t->fifo);
+	INIT_LIST_HEAD(&t->evictable);
 	t->bytes = 0;
 	t->max_bytes = max_bytes;
 	t->nr = 0;
+	t->pinned_bytes = 0;
+	t->nr_pinned = 0;
+	t->pin_refused = 0;
 	t->seq = 0;
 	atomic64_set(&t->evictions, 0);
 	return 0;
@@ -171,10 +175,43 @@ static size_t share_max(const struct vigil_table *t)
 	return t->max_bytes / 4;
 }
 
-/* The learned file showed @e: a snapshot has it, it may go. */
-void vigil_table_shown(struct vigil_entry *e)
+/* May a tuple of @size bytes be pinned? Pins hold at most half the table. */
+static bool pin_fits(const struct vigil_table *t, size_t size)
 {
+	return t->pinned_bytes + size <= t->max_bytes / 2;
+}
+
+/* Keep @e until the learned file shows it: out of the eviction lists. */
+static void entry_pin(struct vigil_table *t, struct vigil_entry *e)
+{
+	lockdep_assert_held(&t->lock);
+	e->pinned = true;
+	list_del_init(&e->evict);
+	if (e->share)
+		list_del_init(&e->ufifo);
+	t->pinned_bytes += e->size;
+	t->nr_pinned++;
+}
+
+/**
+ * vigil_table_shown - the learned file showed a tuple
+ * @t: the table, locked
+ * @e: the tuple
+ *
+ * A snapshot has it: a pinned one may go now, first of all (it is put at
+ * the oldest end of the eviction lists).
+ */
+void vigil_table_shown(struct vigil_table *t, struct vigil_entry *e)
+{
+	lockdep_assert_held(&t->lock);
+	if (!e->pinned)
+		return;
 	e->pinned = false;
+	t->pinned_bytes -= e->size;
+	t->nr_pinned--;
+	list_add(&e->evict, &t->evictable);
+	if (e->share)
+		list_add(&e->ufifo, &e->share->fifo);
 }
 
 /* A cursor for a reader of the fifo: in no list until parked. */
@@ -367,8 +404,15 @@ static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 		cmpxchg(vigil_fast_slot(e->key.subj, e->key.fast), e, NULL);
 	}
 	list_del(&e->fifo);
+	if (e->pinned) {
+		t->pinned_bytes -= e->size;
+		t->nr_pinned--;
+	} else {
+		list_del(&e->evict);
+		if (e->share)
+			list_del(&e->ufifo);
+	}
 	if (e->share) {
-		list_del(&e->ufifo);
 		e->share->bytes -= e->size;
 		e->share->nr--;
 	}
@@ -380,29 +424,24 @@ static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 
 /*
  * Evict the oldest tuple that is not pinned, of the whole table or (@us)
- * of one uid. Return: false when none was found in EVICT_SCAN steps.
+ * of one uid. Return: false when every one is pinned.
  */
 static bool evict_oldest(struct vigil_table *t, struct vigil_uid_share *us)
 {
-	struct list_head *head = us ? &us->fifo : &t->fifo, *pos;
 	struct vigil_entry *e;
-	int n = 0;
 
 	lockdep_assert_held(&t->lock);
-	list_for_each(pos, head) {
-		e = us ? list_entry(pos, struct vigil_entry, ufifo) :
-			 list_entry(pos, struct vigil_entry, fifo);
-		if (vigil_entry_is_cursor(e))
-			continue;
-		if (!e->pinned) {
-			atomic64_inc(&t->evictions);
-			entry_unlink(t, e);
-			return true;
-		}
-		if (++n >= EVICT_SCAN)
-			break;
-	}
-	return false;
+	if (us)
+		e = list_first_entry_or_null(&us->fifo, struct vigil_entry,
+					     ufifo);
+	else
+		e = list_first_entry_or_null(&t->evictable, struct vigil_entry,
+					     evict);
+	if (!e)
+		return false;
+	atomic64_inc(&t->evictions);
+	entry_unlink(t, e);
+	return true;
 }
 
 /* Evict what may go until @size more bytes fit, in @us and in @t. */
@@ -438,7 +477,8 @@ static bool make_room(struct vigil_table *t, struct vigil_uid_share *us,
  *
  * Return: 0 when inserted, -EEXIST when another CPU inserted it first (its
  * count was bumped instead; its verdict is the caller's, as the key decides
- * it), -ENOMEM, -ENOSPC when nothing could be evicted.
+ * it), -ENOMEM, -ENOSPC when nothing could be evicted or a tuple to hold
+ * back found no pin left.
  */
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
@@ -481,29 +521,28 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		}
 	}
 	us = share_of(t, uid);
-	if (!make_room(t, us, size)) {
-		t->full++;
-		if (us)
-			us->dropped++;
-		spin_unlock(&t->lock);
-		kfree(new);
-		return -ENOSPC;
-	}
+	if (!make_room(t, us, size))
+		goto refuse;
 	*ret_held = false;
 	if (us && verdict != VIGIL_VERDICT_ALLOW && !share_may_record(us)) {
+		/* Held back, it must stay until shown: or not be kept. */
+		if (!pin_fits(t, size))
+			goto refuse;
 		us->held++;
-		new->pinned = true;
 		*ret_held = true;
 	}
 	new->seq = verdict == VIGIL_VERDICT_ALLOW ? 0 : ++t->seq;
 	vigil_subject_get(key->subj);
 	list_add_tail(&new->fifo, &t->fifo);
+	list_add_tail(&new->evict, &t->evictable);
 	new->share = us;
 	if (us) {
 		list_add_tail(&new->ufifo, &us->fifo);
 		us->bytes += size;
 		us->nr++;
 	}
+	if (*ret_held)
+		entry_pin(t, new);
 	hlist_add_head_rcu(&new->hnode, bucket(t, hash));
 	t->bytes += size;
 	t->nr++;
@@ -513,6 +552,14 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	if (ret_e)
 		*ret_e = new;
 	return 0;
+
+refuse:
+	t->full++;
+	if (us)
+		us->dropped++;
+	spin_unlock(&t->lock);
+	kfree(new);
+	return -ENOSPC;
 }
 
 /**
@@ -523,7 +570,10 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
  * @obj: the object string, compared when @key->by_name
  * @len: its length
  *
- * Until the learned file shows it, no eviction takes it. Never sleeps.
+ * Until the learned file shows it, no eviction takes it; when pins
+ * already hold half the table, it stays evictable (counted in
+ * pin_refused): recorded again if seen again after its eviction. Never
+ * sleeps.
  */
 void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 		     u32 hash, const char *obj, size_t len)
@@ -533,7 +583,12 @@ void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 	spin_lock(&t->lock);
 	hlist_for_each_entry(e, bucket(t, hash), hnode) {
 		if (e->hash == hash && key_equal(e, key, obj, len)) {
-			e->pinned = true;
+			if (e->pinned)
+				break;
+			if (pin_fits(t, e->size))
+				entry_pin(t, e);
+			else
+				t->pin_refused++;
 			break;
 		}
 	}

@@ -198,14 +198,14 @@ struct vigil_key {
  */
 struct vigil_uid_share {
 	struct hlist_node node;
-	struct list_head fifo;	/* its tuples, oldest first */
+	struct list_head fifo;	/* its tuples not pinned, oldest first */
 	kuid_t uid;		/* INVALID_UID: the uids past VIGIL_UIDS_MAX */
 	size_t bytes;
 	unsigned int nr;
 	unsigned int tokens;
 	unsigned long stamp;	/* jiffies of the last refill */
 	u64 held;		/* first sightings not recorded: over its rate */
-	u64 dropped;		/* not even kept: its share was all pinned */
+	u64 dropped;		/* not even kept: no room nor pin left */
 };
 
 #define VIGIL_UIDS_MAX 1024
@@ -216,8 +216,9 @@ struct vigil_uid_share {
 
 struct vigil_entry {
 	struct hlist_node hnode;
-	struct list_head fifo;
-	struct list_head ufifo;		/* in its uid's share, if it has one */
+	struct list_head fifo;		/* every tuple: the learned file's order */
+	struct list_head evict;		/* in t->evictable while not pinned */
+	struct list_head ufifo;		/* in its uid's share, while not pinned */
 	struct vigil_uid_share *share;
 	struct rcu_head rcu;
 	struct vigil_key key;
@@ -254,13 +255,17 @@ struct vigil_table {
 	spinlock_t lock;	/* writers: insert, evict, flush */
 	struct hlist_head *buckets;
 	unsigned int bits;
-	struct list_head fifo;	/* oldest first */
+	struct list_head fifo;	/* every tuple, oldest first */
+	struct list_head evictable;	/* those not pinned, oldest first */
 	size_t bytes;
 	size_t max_bytes;
 	unsigned int nr;
+	size_t pinned_bytes;	/* at most max_bytes / 2 */
+	unsigned int nr_pinned;
 	u64 seq;		/* last sequence number given out */
 	atomic64_t evictions;
 	u64 full;		/* inserts refused: nothing could be evicted */
+	u64 pin_refused;	/* lost records whose tuple found no pin left */
 	struct hlist_head uids[1 << VIGIL_UID_HASH_BITS];
 	unsigned int nr_uids;
 	struct vigil_uid_share *other;
@@ -312,7 +317,7 @@ static inline void vigil_entry_touch(struct vigil_entry *e)
 
 void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 		     u32 hash, const char *obj, size_t len);
-void vigil_table_shown(struct vigil_entry *e);
+void vigil_table_shown(struct vigil_table *t, struct vigil_entry *e);
 void vigil_table_cursor_init(struct vigil_entry *cursor);
 struct vigil_entry *vigil_table_next(struct vigil_table *t,
 				     struct list_head *pos);

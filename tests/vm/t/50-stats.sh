@@ -1,8 +1,9 @@
 # stats reconcile with the audit log: every first sighting is either in the
 # log or counted lost, and seq numbers have no gaps. In its place in the
 # suite it reconciles the whole boot; run after a test that replaced the
-# log (88-million) or had records held back (86-flood, 90-stress), it
-# reconciles what happened from its own start, the counters read then.
+# log (88-million), had records held back (86-flood, 90-stress) or lost
+# (87-loss), it reconciles what happened from its own start, the counters
+# read then.
 . "$(dirname "$0")/../lib.sh"
 
 vigil_mode learn
@@ -10,12 +11,13 @@ vigil_settle
 sv() { echo "$st" | awk -v k="$1" '$1 == k { print $2 }'; }
 st=$(cat $VIGIL_FS/stats)
 first=$(vigil_seqs | head -n 1)
-if [ "$(sv records.held)" = 0 ] && [ "${first:-1}" = 1 ]; then
+if [ "$(sv records.held)" = 0 ] && [ "$(sv records.lost)" = 0 ] &&
+	[ "${first:-1}" = 1 ]; then
 	e0=0 l0=0 h0=0 s0=0
 	t_diag "reconciling the whole boot"
 else
 	e0=$(sv records.emitted) l0=$(sv records.lost) h0=$(sv records.held) s0=$(sv records.seq)
-	t_diag "reconciling from seq $s0 (the log starts at seq ${first:-none}, $(sv records.held) held back before)"
+	t_diag "reconciling from seq $s0 (the log starts at seq ${first:-none}; before: $(sv records.held) held back, $(sv records.lost) lost)"
 fi
 true=$(vigil_subject true /bin/true)
 for i in $(seq 20); do "$true"; done
