@@ -440,8 +440,37 @@ static int audit_lost_read(int64_t *ret)
 	return -ETIMEDOUT;
 }
 
+/*
+ * The value of KEY in the kernel's stats ("key value" lines), or -1 when
+ * the file cannot be read or has no such key (an older kernel).
+ */
+static long long stats_value(const char *key)
+{
+	char *stats = NULL, *line, *next, *end;
+	size_t klen = strlen(key);
+	long long v = -1;
+
+	if (sfs_read("stats", SMALL_MAX, &stats, NULL))
+		return -1;
+	for (line = stats; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (strncmp(line, key, klen) || line[klen] != ' ')
+			continue;
+		errno = 0;
+		v = strtoll(line + klen + 1, &end, 10);
+		if (errno || end == line + klen + 1 || v < 0)
+			v = -1;
+		break;
+	}
+	free(stats);
+	return v;
+}
+
 int do_snapshot(int argc, char **argv)
 {
+	long long refused;
 	struct vigil_store *store = NULL;
 	int64_t snap, tuples, missing, alost = -1;
 	char *text = NULL, *line, *next, err[256], abuf[80];
@@ -507,6 +536,16 @@ int do_snapshot(int argc, char **argv)
 	       (long long)tuples, (long long)missing,
 	       missing ? " (audit records lost or not ingested yet)" : "", bad,
 	       abuf);
+	/*
+	 * A lost record's tuple is kept for this snapshot only while pins
+	 * hold at most half the table: say when some were not.
+	 */
+	refused = stats_value("table.pin_refused");
+	if (refused > 0)
+		p_warn("%lld lost records since boot found no room to be kept "
+		       "for a snapshot (table.pin_refused): their tuples may be "
+		       "gone from the table; each is recorded again when seen "
+		       "again", refused);
 	ret = missing || bad ? EXIT_FINDING : EXIT_OK;
 	goto out;
 out_db:

@@ -535,13 +535,21 @@ c_snapshot() {
 	} > "$d/learned"
 	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" --db "$db" snapshot
 	grep -q '^vigil snapshot: 6 tuples in the kernel table, 0 missing' "$cw/o"
+	if grep -q 'pin_refused' "$cw/e"; then return 1; fi
+	# Lost records whose tuple the kernel could not keep: said, not hidden.
+	printf 'mode learn\ntable.pin_refused 0\n' > "$d/stats"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" --db "$db" snapshot
+	if grep -q 'pin_refused' "$cw/e"; then return 1; fi
+	printf 'mode learn\ntable.pinned 4\ntable.pin_refused 37\nrecords.lost 40\n' > "$d/stats"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" --db "$db" snapshot
+	grep -q '37 lost records since boot found no room to be kept for a snapshot (table.pin_refused)' "$cw/e"
 	echo '99 learned open r 1 1796284357 1796284357 0 /usr/bin/cat /etc/lost' >> "$d/learned"
 	echo 'garbage line' >> "$d/learned"
 	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
 	grep -q '^vigil snapshot: 7 tuples in the kernel table, 1 missing' "$cw/o"
 	grep -q 'learned:9: malformed tuple' "$cw/e"
-	[ "$(count "$db" 'SELECT count(*) FROM snapshots')" = 2 ]
-	[ "$(count "$db" 'SELECT count(*) FROM kernel_tuples')" = 13 ]
+	[ "$(count "$db" 'SELECT count(*) FROM snapshots')" = 4 ]
+	[ "$(count "$db" 'SELECT count(*) FROM kernel_tuples')" = 25 ]
 }
 
 c_plugin() {
