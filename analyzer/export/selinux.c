@@ -198,6 +198,45 @@ static void se_file_perms(uint64_t acc, char *perms)
 		perms[strlen(perms) - 1] = '\0';
 }
 
+/* The object class of what path names, from its type on this machine. */
+static const char *se_file_class(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return "dir";
+	case S_IFCHR:
+		return "chr_file";
+	case S_IFBLK:
+		return "blk_file";
+	case S_IFSOCK:
+		return "sock_file";
+	case S_IFIFO:
+		return "fifo_file";
+	case S_IFLNK:
+		return "lnk_file";
+	default:
+		return "file";
+	}
+}
+
+/* Drop from perms (space-separated) what only class file has. */
+static void se_perms_for_class(char *perms, const char *class)
+{
+	char out[256] = "", *tok, *save;
+
+	if (!strcmp(class, "file"))
+		return;
+	for (tok = strtok_r(perms, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(tok, "execute_no_trans"))
+			continue;
+		if (out[0])
+			strcat(out, " ");
+		strcat(out, tok);
+	}
+	strcpy(perms, out);
+}
+
 /*
  * Rules for access to path. glob: path is the folder of a glob, so
  * what is beneath it (same type, as new files inherit it) gets the file
@@ -208,14 +247,17 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 	struct stat st;
 	bool exists = !stat(path, &st);
 	bool dir = exists && S_ISDIR(st.st_mode);
+	mode_t mode = exists ? st.st_mode & S_IFMT : S_IFREG;
+	const char *class = se_file_class(mode);
 	char perms[256], dperms[128] = "";
 	char *t, *pt = NULL, *parent = NULL;
 	int rc;
 
-	t = se_type(s, path, dir ? S_IFDIR : S_IFREG, &rc);
+	t = se_type(s, path, mode, &rc);
 	if (!t)
 		return rc ? rc : 1;
 	se_file_perms(acc, perms);
+	se_perms_for_class(perms, class);
 	if (dir) {
 		if (acc & VIGIL_FILE_R)
 			strcat(dperms, "getattr open read search ");
@@ -237,7 +279,7 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 		if (!rc && glob && perms[0])
 			rc = se_allow(s, t, "file", perms);
 	} else if (perms[0]) {
-		rc = se_allow(s, t, "file", perms);
+		rc = se_allow(s, t, class, perms);
 	}
 	/* A path gone by now that was created or deleted may be a folder
 	 * (mkdir, rmdir). */

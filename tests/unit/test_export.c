@@ -924,6 +924,10 @@ static void test_selinux(void **state)
 	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t lib_t:file "
 				   "{ execute getattr map open read };\n"));
 	assert_true(contains(text, "name_bind needs the port's type"));
+	/* devices get their class and the policy's device types */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "null_device_t:chr_file { getattr ioctl };\n"));
+	assert_false(strstr(text, "device_t:file"));
 	/* a type in the policy: never one made up from a path */
 	assert_false(strstr(text, "demo_work"));
 	if (sh(&out, "cd '%s' && checkmodule -M -m -o vigil_usr_bin_demo.mod "
