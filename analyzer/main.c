@@ -26,8 +26,9 @@ static const struct cmd cmds[] = {
 	  "observations vs POLICY: missing, unused rules" },
 	{ "export", do_export, "--to TARGET [-o DIR] CANDIDATE|-",
 	  "translate CANDIDATE for another LSM, systemd" },
-	{ "trial", do_trial, "--to apparmor CANDIDATE",
-	  "its export in AppArmor's complain mode" },
+	{ "trial", do_trial, "--to apparmor|tomoyo CANDIDATE",
+	  "its export in AppArmor's complain mode or TOMOYO's permissive "
+	  "profile" },
 	{ "run", do_run, "--landlock FILE|- -- COMMAND",
 	  "run COMMAND under a Landlock ruleset" },
 	{ "report", do_report, "[--format html|text|json] [-o DIR|FILE]",

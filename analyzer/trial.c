@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vigil analyzer: "vigil trial", a candidate's export tried in the
- * target's own permissive mode (AppArmor complain mode), its would-be
- * denials (AppArmor's ALLOWED records) reported beside vigil's own.
+ * target's own permissive mode (AppArmor complain mode, TOMOYO's
+ * permissive profile), its would-be denials (AppArmor's ALLOWED records,
+ * TOMOYO's granted=no audit entries) reported beside vigil's own.
  *
  *   vigil trial --to apparmor [-o DIR] [--subject EXE]... CANDIDATE
  *       export CANDIDATE into DIR, load the profiles of its subjects that
  *       no other subject runs in complain mode, note the start in
  *       DIR/trial.state
+ *   vigil trial --to tomoyo [-o DIR] [--subject EXE]... CANDIDATE
+ *       export CANDIDATE into DIR, load its domains in profile 2
+ *       (trial_tomoyo.c)
  *   vigil trial --report DIR      what both would have denied since then
  *   vigil trial --stop DIR        the same, then unload the profiles
  */
@@ -28,6 +32,7 @@
 #include "export.h"
 #include "export/driver.h"
 #include "rules.h"
+#include "trial_tomoyo.h"
 
 #define STATE_FILE "trial.state"
 
@@ -70,6 +75,10 @@ struct state {
 	size_t n;
 	char **subj;		/* the subjects running under them */
 	size_t nsubj;
+	/* TOMOYO: the profiles are its domains ("<kernel> EXE"), FILE
+	 * their domain policy; its exception policy */
+	bool tomoyo;
+	char *exception;
 };
 
 static void state_free(struct state *s)
@@ -88,6 +97,7 @@ static void state_free(struct state *s)
 	free(s->files);
 	free(s->exes);
 	free(s->candidate);
+	free(s->exception);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -134,6 +144,11 @@ static int state_read(const char *dir, struct state *s)
 				rc = -ENOMEM;
 				break;
 			}
+		} else if (!strcmp(line, "target tomoyo")) {
+			s->tomoyo = true;
+		} else if (!strncmp(line, "exception ", 10)) {
+			free(s->exception);
+			s->exception = strdup(line + 10);
 		} else if (!strncmp(line, "candidate ", 10)) {
 			free(s->candidate);
 			s->candidate = strdup(line + 10);
@@ -158,7 +173,8 @@ static int state_read(const char *dir, struct state *s)
 	}
 	free(line);
 	fclose(f);
-	if (!rc && (!s->start_ms || !s->n || !s->nsubj)) {
+	if (!rc && (!s->start_ms || !s->n || !s->nsubj ||
+		    (s->tomoyo && !s->exception))) {
 		p_err("%s: not a trial state file", path);
 		rc = -EINVAL;
 	}
@@ -179,16 +195,37 @@ static bool loaded(const struct state *s, const char *profile)
 /* What the report's sections count while the store walks the rows. */
 struct trial_seen {
 	const struct state *s;
-	struct export_notes notes;	/* AppArmor's, each once */
-	bool header;			/* AppArmor's section started */
+	struct export_notes notes;	/* the target's, each once */
+	bool header;			/* the target's section started */
 	size_t naa, nwd;
 };
 
 static void aa_header(struct trial_seen *t)
 {
 	if (!t->header)
-		printf("AppArmor (complain mode) would have denied:\n");
+		printf("%s would have denied:\n", t->s->tomoyo ?
+		       "TOMOYO (permissive profile 2)" :
+		       "AppArmor (complain mode)");
 	t->header = true;
+}
+
+/* One TOMOYO reject: listed once when its domain is one of the trial's.
+ * TOMOYO writes names in its word form: printable ASCII only. */
+static int tomoyo_row(void *ctx, const char *domain, const char *rule)
+{
+	struct trial_seen *t = ctx;
+	size_t before = t->notes.n;
+	int rc;
+
+	aa_header(t);
+	if (!loaded(t->s, domain))
+		return 0;
+	rc = note_add(&t->notes, "%s: %s", domain, rule);
+	if (!rc && t->notes.n > before) {
+		printf("\t%s\n", t->notes.v[before]);
+		t->naa++;
+	}
+	return rc;
 }
 
 /* One ALLOWED record: listed once when its profile is one of the trial's. */
@@ -236,10 +273,20 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 	size_t i;
 	int rc;
 
-	(void)dir;
-	if (open_store_existing(db, &store))
-		return -ENOENT;
-	rc = vigil_store_apparmor_allowed(store, s->start_ms, aa_row, &t);
+	if (s->tomoyo) {
+		rc = tomoyo_trial_drain(dir);
+		if (!rc)
+			rc = tomoyo_trial_rejects(dir, tomoyo_row, &t);
+		if (rc)
+			goto out;
+	}
+	if (open_store_existing(db, &store)) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (!s->tomoyo)
+		rc = vigil_store_apparmor_allowed(store, s->start_ms, aa_row,
+						  &t);
 	if (rc)
 		goto out;
 	aa_header(&t);
@@ -249,8 +296,9 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 					    wd_row, &t);
 	if (rc)
 		goto out;
-	printf("%zu AppArmor, %zu vigil would-be denials since the trial "
-	       "started (run vigil ingest first)\n", t.naa, t.nwd);
+	printf("%zu %s, %zu vigil would-be denials since the trial "
+	       "started (run vigil ingest first)\n", t.naa,
+	       s->tomoyo ? "TOMOYO" : "AppArmor", t.nwd);
 	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
@@ -373,6 +421,110 @@ out:
 	return rc;
 }
 
+/*
+ * TOMOYO: every subject of the export is a domain of its own (its
+ * initialize_domain line), so every one is loaded, in profile 2.
+ */
+static int trial_start_tomoyo(const char *dir, const char *cand,
+			      char **subjects, size_t nsubjects)
+{
+	struct export_opts eo = { .candidate = cand };
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	char **domains = NULL, *text = NULL, *path = NULL;
+	size_t i, nd = 0, len = 0;
+	struct timeval tv;
+	FILE *f = NULL;
+	int rc;
+
+	rc = tomoyo_trial_available();
+	if (rc)
+		return rc;
+	rc = export_load_candidate(cand, subjects, nsubjects, &eo, &rs);
+	if (rc)
+		return rc;
+	if (!rs.nsubjects) {
+		p_err("%s: the candidate names no subject", cand);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = -errno;
+		p_err("-o %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	rc = export_run(&export_tomoyo, &rs, dir, &eo, &files);
+	if (rc || files.n != 2) {
+		rc = rc ? rc : -EINVAL;
+		p_err("export to tomoyo in %s: %s", dir, strerror(-rc));
+		goto out;
+	}
+	/* the start before the load: nothing TOMOYO logs is missed */
+	gettimeofday(&tv, NULL);
+	rc = tomoyo_trial_load(files.paths[0], files.paths[1],
+			       TOMOYO_PROFILE_PERMISSIVE, &domains, &nd);
+	if (rc)
+		goto out;
+	/* what TOMOYO logged before the trial is not the trial's */
+	if (asprintf(&path, "%s/%s", dir, TOMOYO_TRIAL_LOG) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (unlink(path) && errno != ENOENT) {
+		rc = -errno;
+		p_err("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = tomoyo_trial_drain(dir);
+	if (!rc && unlink(path))
+		rc = -errno;
+	free(path);
+	path = NULL;
+	f = rc ? NULL : open_memstream(&text, &len);
+	if (!f) {
+		rc = rc ? rc : -ENOMEM;
+		goto out;
+	}
+	fprintf(f, "start %lld\ncandidate %s\ntarget tomoyo\nexception %s\n",
+		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000, cand,
+		files.paths[1]);
+	for (i = 0; i < nd; i++) {
+		fprintf(f, "profile %s\t%s\t%s\n", domains[i], files.paths[0],
+			domains[i] + strlen("<kernel> "));
+		printf("permissive: %s\n", domains[i]);
+	}
+	for (i = 0; i < rs.nsubjects; i++)
+		fprintf(f, "subject %s\n", rs.subjects[i].exe);
+	if (fclose(f)) {
+		f = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	f = NULL;
+	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = write_file_atomic(path, text, len);
+	if (rc)
+		p_err("%s: %s", path, strerror(-rc));
+	else
+		printf("run the workload, then: vigil ingest; vigil trial "
+		       "--report %s (--stop %s gives the domains profile 0)\n",
+		       dir, dir);
+out:
+	if (f)
+		fclose(f);
+	for (i = 0; i < nd; i++)
+		free(domains[i]);
+	free(domains);
+	free(path);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	return rc;
+}
+
 int do_trial(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -386,17 +538,19 @@ int do_trial(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"trial --to apparmor [-o DIR] [--subject EXE]... CANDIDATE\n"
+		"trial --to apparmor|tomoyo [-o DIR] [--subject EXE]... CANDIDATE\n"
 		"       trial --report DIR | --stop DIR\n"
-		"  Export CANDIDATE to AppArmor in DIR (default: trial-apparmor)\n"
+		"  Export CANDIDATE to AppArmor in DIR (default: trial-TARGET)\n"
 		"  and load, in complain mode, the profiles of the subjects no\n"
-		"  other one runs (or those named). After the workload and\n"
-		"  vigil ingest, --report lists what AppArmor (its ALLOWED\n"
-		"  records) and vigil (would-deny) would have denied since;\n"
-		"  --stop reports, then unloads the profiles. Exit 1 when\n"
-		"  something would have been denied. TOMOYO and SELinux are\n"
-		"  not in the test kernel: see docs/export.md.";
-	const char *dir = "trial-apparmor", *to = NULL, *report = NULL;
+		"  other one runs (or those named); or to TOMOYO, its domains\n"
+		"  in the permissive profile 2 (tomoyo-loadpolicy). After the\n"
+		"  workload and vigil ingest, --report lists what the target\n"
+		"  (AppArmor's ALLOWED records, TOMOYO's granted=no audit) and\n"
+		"  vigil (would-deny) would have denied since; --stop reports,\n"
+		"  then unloads the profiles (TOMOYO: profile 0). Exit 1 when\n"
+		"  something would have been denied. SELinux needs its own\n"
+		"  boot: see docs/export.md.";
+	const char *dir = NULL, *to = NULL, *report = NULL;
 	struct state s = { 0 };
 	struct verb_opts vo;
 	size_t n = 0;
@@ -436,7 +590,16 @@ int do_trial(int argc, char **argv)
 		rc = trial_report(report, &s, &n);
 		if (rc)
 			goto out;
-		if (stop) {
+		if (stop && s.tomoyo) {
+			rc = tomoyo_trial_unload(s.names, s.n, s.exception);
+			if (rc) {
+				p_err("tomoyo-loadpolicy could not give the "
+				      "domains profile 0");
+				goto out;
+			}
+			printf("%zu domain%s in profile 0\n", s.n,
+			       s.n == 1 ? "" : "s");
+		} else if (stop) {
 			rc = parser_run("-R", s.files, s.n);
 			if (rc) {
 				p_err("apparmor_parser -R could not unload "
@@ -451,17 +614,25 @@ int do_trial(int argc, char **argv)
 	}
 	if (optind + 1 != argc || !to) {
 		if (!to)
-			p_err("trial: --to apparmor is required");
+			p_err("trial: --to apparmor|tomoyo is required");
 		verb_usage_error(&vo);
 		goto out;
 	}
-	if (strcmp(to, "apparmor")) {
-		p_err("trial --to %s: only apparmor can be trialed (TOMOYO "
-		      "and SELinux are not in this kernel's build; Landlock "
-		      "and systemd have no permissive mode)", to);
+	if (!strcmp(to, "tomoyo")) {
+		if (!trial_start_tomoyo(dir ? dir : "trial-tomoyo",
+					argv[optind], vo.subjects,
+					vo.nsubjects))
+			ret = EXIT_OK;
 		goto out;
 	}
-	if (!trial_start(dir, argv[optind], vo.subjects, vo.nsubjects))
+	if (strcmp(to, "apparmor")) {
+		p_err("trial --to %s: only apparmor and tomoyo can be trialed "
+		      "(SELinux needs a boot of its own; Landlock and systemd "
+		      "have no permissive mode)", to);
+		goto out;
+	}
+	if (!trial_start(dir ? dir : "trial-apparmor", argv[optind],
+			 vo.subjects, vo.nsubjects))
 		ret = EXIT_OK;
 out:
 	state_free(&s);

@@ -90,6 +90,13 @@ else
 	rm -f "$frag.new"
 fi
 
+# TOMOYO's built-in policy: security/tomoyo/Makefile reads policy/*.conf
+# from the build folder (install -C: unchanged files keep their time).
+mkdir -p "$out/security/tomoyo/policy"
+for f in "$top"/kernel/configs/tomoyo/*.conf; do
+	install -C -m 0644 "$f" "$out/security/tomoyo/policy/"
+done
+
 # 4. Incremental build.
 make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage
 install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage$variant"

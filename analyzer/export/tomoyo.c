@@ -183,27 +183,20 @@ static char *tm_folder_any(const char *pat)
 	return r;
 }
 
-static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
-			 bool literal)
+/* The rules for one name as TOMOYO writes it; dir: a folder. */
+static int tm_name_rules(struct tmy *t, const char *p, uint64_t acc, bool dir)
 {
-	struct stat st;
-	bool dir = false;
 	char *fold = NULL;
 	int rc = 0;
 
-	if (literal) {
-		/* p is the word form; stat needs the path: only plain
-		 * paths are checked, others count as files */
-		if (!strchr(p, '\\') && !stat(p, &st) && S_ISDIR(st.st_mode))
-			dir = true;
-	}
 #define L(...)                                      \
 	do {                                        \
 		if (!rc)                            \
 			rc = note_add(&t->lines, __VA_ARGS__); \
 	} while (0)
-	L("file getattr %s%s", p, dir ? "/" : "");
-	if (acc & VIGIL_FILE_R)
+	/* m: an interpreter an exec loads is checked as read in the new
+	 * domain (vigil records its mapping) */
+	if (acc & (VIGIL_FILE_R | VIGIL_FILE_M))
 		L("file read %s%s", p, dir ? "/" : "");
 	if (acc & VIGIL_FILE_W) {
 		L("file write %s", p);
@@ -246,6 +239,79 @@ static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
 	return rc;
 }
 
+/*
+ * TOMOYO names what is on procfs "proc:/..." (it has no rename, so its
+ * local name), the caller's own process "self": /proc/N/x or /proc/\*\/x
+ * is "proc:/self/x" for the process itself and "proc:/\$/x" for
+ * another. Other paths are absolute, as vigil records them.
+ */
+static int tm_path_rules(struct tmy *t, const char *p, uint64_t acc,
+			 bool literal, bool dir)
+{
+	const char *rest, *slash;
+	struct stat st;
+	bool pid = true;
+	char *a = NULL, *b = NULL;
+	int rc;
+
+	if (literal) {
+		/* p is the word form; stat needs the path: only plain
+		 * paths are checked, others count as files */
+		if (!strchr(p, '\\') && !stat(p, &st) && S_ISDIR(st.st_mode))
+			dir = true;
+	}
+	if (strcmp(p, "/proc") && strncmp(p, "/proc/", 6))
+		return tm_name_rules(t, p, acc, dir);
+	rest = p + 5;
+	if (!*rest)
+		rest = "/";
+	slash = strchr(rest + 1, '/');
+	if (!slash) {
+		pid = false;
+	} else if (strncmp(rest + 1, "\\*", slash - rest - 1) ||
+		   slash - rest - 1 != 2) {
+		const char *c;
+
+		for (c = rest + 1; c < slash; c++)
+			if (*c < '0' || *c > '9')
+				pid = false;
+		if (!strncmp(rest + 1, "self/", 5) ||
+		    !strncmp(rest + 1, "thread-self/", 12))
+			pid = false;
+	}
+	if (!pid) {
+		if (asprintf(&a, "proc:%s", rest) < 0)
+			return -ENOMEM;
+		rc = tm_name_rules(t, a, acc, dir);
+		free(a);
+		return rc;
+	}
+	if (asprintf(&a, "proc:/self%s", slash) < 0)
+		return -ENOMEM;
+	if (asprintf(&b, "proc:/\\$%s", slash) < 0) {
+		free(a);
+		return -ENOMEM;
+	}
+	rc = tm_name_rules(t, a, acc, dir);
+	if (!rc)
+		rc = tm_name_rules(t, b, acc, dir);
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* A glob ending in a wildcard name matches folders too: "P/", read
+ * and chmod (the folder forms of the others are written already). */
+static int tm_glob_dirs(struct tmy *t, const char *p, uint64_t acc)
+{
+	size_t n = strlen(p);
+
+	if (n < 2 || p[n - 2] != '\\' || (p[n - 1] != '*' && p[n - 1] != '?'))
+		return 0;
+	return tm_path_rules(t, p, acc & (VIGIL_FILE_R | VIGIL_FILE_S), false,
+			     true);
+}
+
 static int tm_file(struct tmy *t, const struct vigil_rule *r)
 {
 	struct glob_toks g = { 0 };
@@ -275,9 +341,15 @@ static int tm_file(struct tmy *t, const struct vigil_rule *r)
 
 		rc = tm_patterns(&a.v[i], p, &wider);
 		if (!rc)
-			rc = tm_path_rules(t, p[0], r->access, lit);
+			rc = tm_path_rules(t, p[0], r->access, lit, false);
 		if (!rc && p[1])
-			rc = tm_path_rules(t, p[1], r->access, false);
+			rc = tm_path_rules(t, p[1], r->access, false, false);
+		/* the folders a glob matches: read and chmod of "P/" */
+		if (!rc && !lit && (r->access & (VIGIL_FILE_R | VIGIL_FILE_S)))
+			rc = tm_glob_dirs(t, p[0], r->access);
+		if (!rc && !lit && p[1] &&
+		    (r->access & (VIGIL_FILE_R | VIGIL_FILE_S)))
+			rc = tm_glob_dirs(t, p[1], r->access);
 		free(p[0]);
 		free(p[1]);
 	}
@@ -446,13 +518,26 @@ static const char *const tm_general[] = {
 	"use_profile 3 is enforcing in TOMOYO's default profiles: use 2 to "
 	"trial it (permissive) or 1 to keep learning",
 	"file letters: r->read, w->write and append, a->append, x->execute, "
-	"t->truncate, i->ioctl (any command), s->chmod, chown, chgrp; every "
-	"path also gets getattr (vigil does not record stat); m (mmap) and "
-	"k (lock) are not controlled by TOMOYO (allowed)",
+	"t->truncate, i->ioctl (any command), s->chmod, chown, chgrp, "
+	"m->read (TOMOYO checks an exec's interpreter, whose mapping vigil "
+	"records, as read; mmap itself is not controlled); k (lock) is not "
+	"controlled by TOMOYO (allowed)",
+	"a glob whose last name is a wildcard also names the folders it "
+	"matches ('P/': TOMOYO tells folders by their trailing '/', vigil's "
+	"globs match both)",
+	"/proc/N/x and /proc/*/x are TOMOYO's proc:/self/x (the process "
+	"itself) and proc:/\\$/x (another), other /proc paths proc:/x",
 	"globs: * ->\\*, ? ->\\?, {a,b} written once per alternative, "
 	"/a/**/b ->/a/\\{\\*\\}/b, /a/** ->/a/\\* and /a/\\{\\*\\}/\\*",
 	"a child a subject runs that is not a subject of this export gets "
 	"the domain '<kernel> EXE CHILD', which has no rules here",
+	"every domain gets 'misc env \\*': TOMOYO checks each environment "
+	"variable an exec into the domain passes, and vigil does not record "
+	"them (without it the program cannot even start in an enforcing "
+	"domain); and 'file getattr' on every path, pipe, socket and "
+	"anonymous inode, the patterns of TOMOYO's own ANY_PATHNAME (stat "
+	"and fstat: TOMOYO checks them, vigil does not record them, and "
+	"AppArmor and Landlock do not control them; broader)",
 };
 
 static int tm_begin(struct export_ctx *c)
@@ -619,8 +704,20 @@ static int tm_subject_end(struct export_ctx *c)
 	size_t i, d;
 
 	for (d = 0; d < t->domains.n; d++) {
-		fprintf(c->f, "%s\nuse_profile 3\nuse_group 0\n\n",
-			t->domains.v[d]);
+		/* TOMOYO checks each environment variable an exec into
+		 * the domain passes (misc env): vigil records none */
+		fprintf(c->f, "%s\nuse_profile 3\nuse_group 0\n\n"
+			"misc env \\*\n"
+			"file getattr /\n"
+			"file getattr /\\*\n"
+			"file getattr /\\{\\*\\}/\n"
+			"file getattr /\\{\\*\\}/\\*\n"
+			"file getattr \\*:/\n"
+			"file getattr \\*:/\\*\n"
+			"file getattr \\*:/\\{\\*\\}/\n"
+			"file getattr \\*:/\\{\\*\\}/\\*\n"
+			"file getattr \\*:[\\$]\n"
+			"file getattr anon_inode:\\*\n", t->domains.v[d]);
 		for (i = 0; i < t->lines.n; i++)
 			fprintf(c->f, "%s\n", t->lines.v[i]);
 		fputc('\n', c->f);

@@ -989,9 +989,15 @@ c_export_candidate() {
 	expect_rc 2 "$VIGIL" --db "$d/none.db" export --to apparmor "$d/edited.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/no-such.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/edited.policy" extra
-	# vigil trial: only AppArmor; a folder without a trial; usage
+	# vigil trial: AppArmor and TOMOYO; a folder without a trial; usage
 	expect_rc 2 "$VIGIL" --db "$db" trial --to selinux "$d/edited.policy"
-	grep -q "only apparmor can be trialed" "$cw/e"
+	grep -q "only apparmor and tomoyo can be trialed" "$cw/e"
+	# TOMOYO where it is not active (this host): said, nothing loaded
+	if [ ! -e /sys/kernel/security/tomoyo/domain_policy ]; then
+		expect_rc 2 "$VIGIL" --db "$db" trial --to tomoyo -o "$d/tt" "$d/edited.policy"
+		grep -q "TOMOYO is not active in this kernel" "$cw/e"
+		test ! -e "$d/tt/trial.state"
+	fi
 	expect_rc 2 "$VIGIL" --db "$db" trial --report "$d/no-trial"
 	grep -q "no trial started in $d/no-trial" "$cw/e"
 	expect_rc 2 "$VIGIL" --db "$db" trial "$d/edited.policy"

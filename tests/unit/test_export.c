@@ -817,6 +817,10 @@ static void test_tomoyo(void **state)
 	rs.subjects[1].rules[rs.subjects[1].nrules - 1].glob =
 		strdup("/srv/{a,b}/**/x*.conf");
 	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R), "/srv/c/**", true);
+	/* procfs: TOMOYO's proc:/ names, self and another's pid */
+	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R), "/proc/*/stat", true);
+	add_rule(&rs.subjects[1], VIGIL_CLASS_FILE, F(R), "/proc/filesystems",
+		 false);
 	tdir_make(&d);
 	assert_int_equal(export_run(&export_tomoyo, &rs, d.path, &opts,
 				    &files), 0);
@@ -824,7 +828,20 @@ static void test_tomoyo(void **state)
 	text = slurp(files.paths[0]);
 	check_header(text, "#");
 	assert_true(contains(text, "\n<kernel> /usr/bin/demo\nuse_profile 3\n"
-				   "use_group 0\n\n"));
+				   "use_group 0\n\nmisc env \\*\n"
+				   "file getattr /\n"
+				   "file getattr /\\*\n"
+				   "file getattr /\\{\\*\\}/\n"
+				   "file getattr /\\{\\*\\}/\\*\n"
+				   "file getattr \\*:/\n"));
+	/* a glob's folders: read with the trailing '/' */
+	assert_true(contains(text, "\nfile read /var/lib/demo/\\*/\n"));
+	/* stat is in the fixed lines: none per path */
+	assert_false(strstr(text, "file getattr /etc/hostname"));
+	assert_true(contains(text, "\nfile read proc:/self/stat\n"
+				   "file read proc:/\\$/stat\n"));
+	assert_true(contains(text, "\nfile read proc:/filesystems\n"));
+	assert_false(strstr(text, "\nfile read /proc/"));
 	assert_true(contains(text, "\nfile read /etc/hostname\n"));
 	assert_true(contains(text, "\nfile read /etc/demo/a\\040b\"c#d\n"));
 	assert_true(contains(text, "\nfile read /etc/demo/new\\012line\n"));
@@ -852,7 +869,7 @@ static void test_tomoyo(void **state)
 	assert_true(contains(text, "\nfile unmount /mnt/demo/\n"));
 	assert_true(contains(text, "\n<kernel> /usr/bin/demo-helper\n"));
 	assert_true(contains(text, "\nfile read /srv/a/\\{\\*\\}/x\\*.conf\n"
-				   "file getattr /srv/b/"));
+				   "file read /srv/b/"));
 	assert_true(contains(text, "\nfile read /srv/c/\\{\\*\\}/\\*\n"));
 	assert_true(contains(text, "#   - cap use net_bind_service: TOMOYO 2.x "
 				   "has no capability rules"));

@@ -251,8 +251,17 @@ static void test_export_via(void **state)
 	snprintf(f, sizeof(f), "%s/tomoyo-domain_policy.conf", odir);
 	text = slurp(f);
 	assert_non_null(strstr(text, "\n<kernel> " SVC " /usr/bin/sort\n"
-			       "use_profile 3\nuse_group 0\n\n"
-			       "file getattr /var/lib/statesvc/data\n"
+			       "use_profile 3\nuse_group 0\n\nmisc env \\*\n"
+			       "file getattr /\n"
+			       "file getattr /\\*\n"
+			       "file getattr /\\{\\*\\}/\n"
+			       "file getattr /\\{\\*\\}/\\*\n"
+			       "file getattr \\*:/\n"
+			       "file getattr \\*:/\\*\n"
+			       "file getattr \\*:/\\{\\*\\}/\n"
+			       "file getattr \\*:/\\{\\*\\}/\\*\n"
+			       "file getattr \\*:[\\$]\n"
+			       "file getattr anon_inode:\\*\n"
 			       "file read /var/lib/statesvc/data\n"));
 	assert_non_null(strstr(text, "\n<kernel> " SVC
 			       " /usr/bin/dash /usr/bin/tr\n"));
