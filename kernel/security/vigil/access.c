@@ -280,7 +280,9 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		goto out;
 	}
 	if (rc) {
-		vigil_stat_inc(VIGIL_STAT_NOMEM);
+		/* -ENOSPC: refused, counted in table.full and uid.N.dropped. */
+		if (rc == -ENOMEM)
+			vigil_stat_inc(VIGIL_STAT_NOMEM);
 		goto out;
 	}
 	vigil_fast_remember(e);
@@ -293,13 +295,15 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		atomic64_inc(&subj->would_deny);
 	}
 	atomic64_inc(&subj->first_sightings);
-	/* Over its uid's rate: kept in the table, not recorded. */
+	/* Over its person's rate: kept in the table, recorded later. */
 	if (held)
 		vigil_stat_inc(VIGIL_STAT_HELD);
 	else
 		emit = true;
 out:
 	rcu_read_unlock();
+	if (held)
+		vigil_release_kick();
 	/*
 	 * Outside the RCU section, so the record may wait for audit: subj
 	 * lives as long as cred, obj is buf or the caller's target.

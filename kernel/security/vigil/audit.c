@@ -111,3 +111,50 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	vigil_stat_inc(VIGIL_STAT_EMITTED);
 	return true;
 }
+
+/**
+ * vigil_record_released - the record of a tuple held back over its rate
+ * @e: the tuple, pinned and marked releasing (it stays while this runs)
+ *
+ * From the release work (vigil_table_release()), when its person's rate
+ * allows: the record a first sighting would have had, with the uid,
+ * subject and object of the tuple, pid 0 and no comm (the task may be
+ * gone), and "released=1 first=T" (T: when it was first seen, in seconds
+ * since the epoch). May wait for room in audit's backlog.
+ *
+ * Return: whether audit took the record.
+ */
+bool vigil_record_released(const struct vigil_entry *e)
+{
+	const struct vigil_subject *subj = e->key.subj;
+	size_t exe_len = min_t(size_t, subj->len, VIGIL_AUDIT_STR_MAX);
+	size_t via_len = min_t(size_t, subj->via_len, VIGIL_VIA_MAX);
+	const char *obj = e->objlen ? e->obj : NULL;
+	struct audit_buffer *ab;
+	char access[64];
+	size_t len;
+
+	might_sleep();
+	ab = audit_log_start(NULL, GFP_KERNEL, vigil_audit_type);
+	if (!ab)
+		return false;
+	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
+			    sizeof(access));
+	audit_log_format(ab, "vigil=1 seq=%llu verdict=%s op=%s access=%s uid=%u",
+			 e->seq, vigil_verdict_name(e->verdict),
+			 vigil_op_name(e->key.op), access,
+			 from_kuid(&init_user_ns, e->uid));
+	len = min_t(size_t, e->objlen,
+		    VIGIL_AUDIT_STR_BUDGET - exe_len - via_len);
+	log_string(ab, "exe", subj->exe, exe_len);
+	log_string(ab, "path", e->key.by_name ? NULL : obj, len);
+	log_string(ab, "target", e->key.by_name ? obj : NULL, len);
+	audit_log_format(ab, " pid=0 comm=? released=1 first=%lld",
+			 (long long)e->first);
+	if (via_len)
+		log_string(ab, "via", vigil_subject_via(subj), via_len);
+	if (e->mntns)
+		audit_log_format(ab, " mntns=%u", e->mntns);
+	audit_log_end(ab);
+	return true;
+}

@@ -217,15 +217,18 @@ static int policy_errors_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(policy_errors);
 
 /*
- * Per unprivileged uid: its tuples, their bytes, first sightings held back
- * (over its record rate) and dropped (its share all pinned).
+ * Per unprivileged person: its tuples, their bytes, its pinned bytes,
+ * first sightings held back (over its record rate), released (recorded
+ * later) and dropped (its share all pinned, or no pin left).
  */
 static void share_show(struct seq_file *m, const char *who,
 		       const struct vigil_uid_share *us)
 {
 	seq_printf(m, "uid.%s.tuples %u\n", who, us->nr);
 	seq_printf(m, "uid.%s.bytes %zu\n", who, us->bytes);
+	seq_printf(m, "uid.%s.pinned_bytes %zu\n", who, us->pinned_bytes);
 	seq_printf(m, "uid.%s.held %llu\n", who, us->held);
+	seq_printf(m, "uid.%s.released %llu\n", who, us->released);
 	seq_printf(m, "uid.%s.dropped %llu\n", who, us->dropped);
 }
 
@@ -272,6 +275,14 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "table.pinned %u\n", vigil_table.nr_pinned);
 	seq_printf(m, "table.pinned_bytes %zu\n", vigil_table.pinned_bytes);
 	seq_printf(m, "table.pin_refused %llu\n", vigil_table.pin_refused);
+	seq_printf(m, "table.pinned_unprivileged_bytes %zu\n",
+		   vigil_table.upinned_bytes);
+	seq_printf(m, "table.held %u\n", vigil_table.nr_held);
+	seq_printf(m, "records.released %llu\n", vigil_table.released);
+	seq_printf(m, "records.dropped %llu\n", vigil_table.dropped);
+	seq_printf(m, "table.persons %u\n", vigil_table.nr_uids);
+	seq_printf(m, "table.persons_reclaimed %llu\n",
+		   vigil_table.reclaimed);
 	stats_shares(m);
 	spin_unlock(&vigil_table.lock);
 	for (s = 0; s < VIGIL_STAT_COUNT; s++)
@@ -431,6 +442,67 @@ static const struct file_operations learned_fops = {
 	.release = learned_release,
 };
 
+/*
+ * owners: the subordinate uid ranges and their owners, "FIRST COUNT
+ * OWNER" a line (person.c); a write replaces the map in one write(2)
+ * from offset 0, an empty one removes it. Root only: it says who holds
+ * which uids.
+ */
+#define OWNERS_MAX_BYTES (VIGIL_OWNERS_MAX * 33)
+
+static ssize_t owners_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	size_t len;
+	char *text = vigil_owners_dump(&len);
+	ssize_t rc;
+
+	if (!text)
+		return -ENOMEM;
+	rc = simple_read_from_buffer(buf, count, ppos, text, len);
+	kvfree(text);
+	return rc;
+}
+
+static ssize_t owners_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct vigil_owners *o;
+	char err[128];
+	char *text;
+	int rc;
+
+	if (!vigil_may_admin(file))
+		return -EPERM;
+	if (*ppos != 0)
+		return -EINVAL;
+	if (count > OWNERS_MAX_BYTES)
+		return -E2BIG;
+	text = kvmalloc(count + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	if (copy_from_user(text, ubuf, count)) {
+		kvfree(text);
+		return -EFAULT;
+	}
+	text[count] = '\0';
+	rc = vigil_owners_parse(text, &o, err, sizeof(err));
+	kvfree(text);
+	if (rc) {
+		pr_warn_ratelimited("vigil: owners rejected: %s\n", err);
+		return rc;
+	}
+	vigil_owners_replace(o);
+	*ppos = count;
+	return count;
+}
+
+static const struct file_operations owners_fops = {
+	.read = owners_read,
+	.write = owners_write,
+	.llseek = generic_file_llseek,
+};
+
 static const struct {
 	const char *name;
 	umode_t mode;
@@ -444,6 +516,7 @@ static const struct {
 	{ "subjects", 0400, &subjects_fops },
 	{ "learned", 0400, &learned_fops },
 	{ "table_kb", 0644, &table_kb_fops },
+	{ "owners", 0600, &owners_fops },
 };
 
 static struct dentry *vigil_dentries[ARRAY_SIZE(vigil_files) + 1];

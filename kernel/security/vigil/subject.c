@@ -8,9 +8,12 @@
  *
  * A subject is shared by the creds that run it and the table's tuples that
  * name it, and freed when the last of them goes. New subjects are charged
- * to the real uid that exec'd them first: an unprivileged uid may hold at
- * most a share of vigil.max_subjects, and all of them together at most
- * vigil.max_subjects; beyond that its execs share the subject "?". An exec
+ * to the person (person.c: the real uid, or the owner of its subordinate
+ * range) that exec'd them first: an unprivileged person may hold at most
+ * a share of vigil.max_subjects, and all of them together 3/4 of it, or
+ * 7/8 for new subjects of a person holding few (bounds.h), so that a
+ * service account's new program gets its own subject however many uids
+ * keep theirs alive; beyond that its execs share the subject "?". An exec
  * by root, or of a set-user-ID or set-group-ID program, always gets its
  * own subject, so no user can make a root program's accesses anonymous.
  */
@@ -26,6 +29,7 @@
 #include <linux/namei.h>
 #include <linux/slab.h>
 
+#include "bounds.h"
 #include "vigil.h"
 
 #define SUBJECT_HASH_BITS 10
@@ -34,13 +38,13 @@
 /* Subjects beyond this many share the overflow subject "?". */
 unsigned int vigil_max_subjects __ro_after_init = 4096;
 
-/* How many subjects one unprivileged uid may create: a share of the cap. */
+/* How many subjects one unprivileged person may create: a share of the cap. */
 static unsigned int uid_share(void)
 {
 	return max(16U, vigil_max_subjects / 8);
 }
 
-/* Subjects charged to one uid. */
+/* Subjects charged to one person. */
 struct uid_charge {
 	struct hlist_node node;
 	kuid_t uid;
@@ -239,8 +243,9 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 	}
 	if (!privileged) {
 		c = charge_find(uid);
-		if (charged_count >= vigil_max_subjects ||
-		    (c && c->n >= uid_share())) {
+		if ((c && c->n >= uid_share()) ||
+		    !vigil_pool_admit(vigil_max_subjects, charged_count,
+				      c ? c->n : 0, 1)) {
 			spin_unlock_irq(&subject_lock);
 			goto out_fold;
 		}
@@ -374,7 +379,7 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 			sid.via = via;
 			sid.via_len = subject_chain(vc->subject, sid.mntns,
 						    via);
-			s = subject_get(&sid, current_uid(),
+			s = subject_get(&sid, vigil_person(current_uid()),
 					exec_privileged(bprm));
 		}
 	}

@@ -7,15 +7,19 @@
  * by max_bytes; when an insertion would pass it, the oldest tuples are
  * evicted first (they are recorded again if seen again).
  *
- * No unprivileged uid can flood it: each holds at most a quarter of the
- * table (its own oldest tuples go first) and records at most
- * VIGIL_UID_BURST first sightings at once, VIGIL_UID_RATE a second after
- * that; the rest are kept in the table without a record. A tuple whose
- * record was held back or lost is pinned: no eviction takes it before the
- * learned file has shown it (vigil snapshot), so nothing is lost unseen.
- * Pinned tuples leave the eviction lists, so an eviction is O(1) however
- * many are pinned, and hold at most half the table, so they never stop it
- * from learning.
+ * No unprivileged person (a uid, or the owner of its subordinate uids:
+ * person.c) can flood it: each holds at most a quarter of the table (its
+ * own oldest tuples go first) and records at most VIGIL_UID_BURST first
+ * sightings at once, VIGIL_UID_RATE a second after that, and all of them
+ * together VIGIL_UNPRIV_BURST and VIGIL_UNPRIV_RATE (with a part kept for
+ * persons that record little, bounds.h); the rest are kept in the table
+ * and recorded later, as the rates allow (vigil_table_release()). A tuple
+ * whose record was held back or lost is pinned: no eviction takes it
+ * before its record or the learned file has shown it (vigil snapshot), so
+ * nothing is lost unseen. Pinned tuples leave the eviction lists, so an
+ * eviction is O(1) however many are pinned, and hold at most half the
+ * table, of which unprivileged persons hold at most 7/8 (bounds.h): they
+ * never stop it from learning, nor take root's pins.
  */
 
 #include <linux/hash.h>
@@ -26,7 +30,9 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 
+#include "bounds.h"
 #include "vigil.h"
 
 /* Table memory in KiB, settable at boot (vigil.table_kb=) and in securityfs. */
@@ -53,6 +59,7 @@ static struct vigil_uid_share *share_alloc(kuid_t uid, gfp_t gfp)
 	if (!us)
 		return NULL;
 	INIT_LIST_HEAD(&us->fifo);
+	INIT_LIST_HEAD(&us->held_list);
 	us->uid = uid;
 	us->tokens = VIGIL_UID_BURST;
 	us->stamp = jiffies;
@@ -83,6 +90,14 @@ int vigil_table_init(struct vigil_table *t, unsigned int bits,
 	t->pinned_bytes = 0;
 	t->nr_pinned = 0;
 	t->pin_refused = 0;
+	t->upinned_bytes = 0;
+	t->nr_held = 0;
+	t->released = 0;
+	t->tokens = VIGIL_UNPRIV_BURST;
+	t->stamp = jiffies;
+	t->swept = jiffies;
+	t->reclaimed = 0;
+	t->dropped = 0;
 	t->seq = 0;
 	atomic64_set(&t->evictions, 0);
 	return 0;
@@ -128,10 +143,51 @@ void vigil_table_destroy(struct vigil_table *t)
 	t->buckets = NULL;
 }
 
+/* Refill a token bucket from the jiffies since its last refill. */
+static void bucket_refill(unsigned int *tokens, unsigned long *stamp,
+			  unsigned int burst, unsigned int rate)
+{
+	unsigned long now = jiffies, add;
+
+	add = (now - *stamp) * rate / HZ;
+	if (add) {
+		*tokens = min_t(unsigned long, burst, *tokens + add);
+		*stamp = now;
+	}
+}
+
 /*
- * The share of @uid, created on its first tuple; NULL for root, whose
- * tuples and records are not bounded per uid. Past VIGIL_UIDS_MAX uids
- * (or out of memory) the others share one.
+ * Free the shares that hold no tuple and whose bucket is full again (so
+ * a new share gives nothing a reclaimed one did not have): a person that
+ * comes later gets its own, not the overflow share.
+ */
+static void shares_sweep(struct vigil_table *t)
+{
+	struct vigil_uid_share *us;
+	struct hlist_node *n;
+	int bkt;
+
+	lockdep_assert_held(&t->lock);
+	t->swept = jiffies;
+	hash_for_each_safe(t->uids, bkt, n, us, node) {
+		if (us->nr)
+			continue;
+		bucket_refill(&us->tokens, &us->stamp, VIGIL_UID_BURST,
+			      VIGIL_UID_RATE);
+		if (us->tokens < VIGIL_UID_BURST)
+			continue;
+		hash_del(&us->node);
+		t->nr_uids--;
+		t->reclaimed++;
+		kfree(us);
+	}
+}
+
+/*
+ * The share of @uid's person, created on its first tuple; NULL for root,
+ * whose tuples and records are not bounded per person. Past
+ * VIGIL_UIDS_MAX persons holding tuples (or out of memory) the others
+ * share one; empty shares are swept at most once a second to make room.
  */
 static struct vigil_uid_share *share_of(struct vigil_table *t, kuid_t uid)
 {
@@ -140,9 +196,12 @@ static struct vigil_uid_share *share_of(struct vigil_table *t, kuid_t uid)
 	lockdep_assert_held(&t->lock);
 	if (uid_eq(uid, GLOBAL_ROOT_UID))
 		return NULL;
+	uid = vigil_person(uid);
 	hash_for_each_possible(t->uids, us, node, __kuid_val(uid))
 		if (uid_eq(us->uid, uid))
 			return us;
+	if (t->nr_uids >= VIGIL_UIDS_MAX && time_after(jiffies, t->swept + HZ))
+		shares_sweep(t);
 	if (t->nr_uids >= VIGIL_UIDS_MAX)
 		return t->other;
 	us = share_alloc(uid, GFP_ATOMIC | __GFP_NOWARN);
@@ -153,20 +212,24 @@ static struct vigil_uid_share *share_of(struct vigil_table *t, kuid_t uid)
 	return us;
 }
 
-/* May @us record one more first sighting now? Takes a token if so. */
-static bool share_may_record(struct vigil_uid_share *us)
+/*
+ * May @us record one more first sighting now? Within its own rate, and
+ * within all persons' together, of which a person that took little of
+ * late may take more (bounds.h). Takes a token of each if so.
+ */
+static bool share_may_record(struct vigil_table *t, struct vigil_uid_share *us)
 {
-	unsigned long now = jiffies, add;
-
-	add = (now - us->stamp) * VIGIL_UID_RATE / HZ;
-	if (add) {
-		us->tokens = min_t(unsigned long, VIGIL_UID_BURST,
-				   us->tokens + add);
-		us->stamp = now;
-	}
-	if (!us->tokens)
+	bucket_refill(&us->tokens, &us->stamp, VIGIL_UID_BURST,
+		      VIGIL_UID_RATE);
+	bucket_refill(&t->tokens, &t->stamp, VIGIL_UNPRIV_BURST,
+		      VIGIL_UNPRIV_RATE);
+	if (!us->tokens ||
+	    !vigil_pool_admit(VIGIL_UNPRIV_BURST,
+			      VIGIL_UNPRIV_BURST - t->tokens,
+			      VIGIL_UID_BURST - us->tokens, 1))
 		return false;
 	us->tokens--;
+	t->tokens--;
 	return true;
 }
 
@@ -175,10 +238,19 @@ static size_t share_max(const struct vigil_table *t)
 	return t->max_bytes / 4;
 }
 
-/* May a tuple of @size bytes be pinned? Pins hold at most half the table. */
-static bool pin_fits(const struct vigil_table *t, size_t size)
+/*
+ * May a tuple of @size bytes be pinned for @us (NULL: root)? Pins hold at
+ * most half the table, and unprivileged persons' a part of that.
+ */
+static bool pin_fits(const struct vigil_table *t,
+		     const struct vigil_uid_share *us, size_t size)
 {
-	return t->pinned_bytes + size <= t->max_bytes / 2;
+	size_t cap = t->max_bytes / 2;
+
+	if (t->pinned_bytes + size > cap)
+		return false;
+	return !us || vigil_pool_admit(cap, t->upinned_bytes,
+				       us->pinned_bytes, size);
 }
 
 /* Keep @e until the learned file shows it: out of the eviction lists. */
@@ -187,10 +259,32 @@ static void entry_pin(struct vigil_table *t, struct vigil_entry *e)
 	lockdep_assert_held(&t->lock);
 	e->pinned = true;
 	list_del_init(&e->evict);
-	if (e->share)
+	if (e->share) {
 		list_del_init(&e->ufifo);
+		e->share->pinned_bytes += e->size;
+		t->upinned_bytes += e->size;
+	}
 	t->pinned_bytes += e->size;
 	t->nr_pinned++;
+}
+
+/* Count @e's pin out, and take it off its share's held list. */
+static void entry_pin_drop(struct vigil_table *t, struct vigil_entry *e)
+{
+	e->pinned = false;
+	t->pinned_bytes -= e->size;
+	t->nr_pinned--;
+	if (e->share) {
+		e->share->pinned_bytes -= e->size;
+		t->upinned_bytes -= e->size;
+	}
+	if (e->held) {
+		e->held = false;
+		if (!e->releasing) {
+			list_del_init(&e->ufifo);
+			t->nr_held--;
+		}
+	}
 }
 
 /**
@@ -199,16 +293,15 @@ static void entry_pin(struct vigil_table *t, struct vigil_entry *e)
  * @e: the tuple
  *
  * A snapshot has it: a pinned one may go now, first of all (it is put at
- * the oldest end of the eviction lists).
+ * the oldest end of the eviction lists); a held-back one is not released
+ * any more. One being released is left to the release work.
  */
 void vigil_table_shown(struct vigil_table *t, struct vigil_entry *e)
 {
 	lockdep_assert_held(&t->lock);
-	if (!e->pinned)
+	if (!e->pinned || e->releasing)
 		return;
-	e->pinned = false;
-	t->pinned_bytes -= e->size;
-	t->nr_pinned--;
+	entry_pin_drop(t, e);
 	list_add(&e->evict, &t->evictable);
 	if (e->share)
 		list_add(&e->ufifo, &e->share->fifo);
@@ -405,8 +498,7 @@ static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 	}
 	list_del(&e->fifo);
 	if (e->pinned) {
-		t->pinned_bytes -= e->size;
-		t->nr_pinned--;
+		entry_pin_drop(t, e);
 	} else {
 		list_del(&e->evict);
 		if (e->share)
@@ -501,6 +593,8 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->uid = uid;
 	new->mntns = mntns;
 	new->pinned = false;
+	new->held = false;
+	new->releasing = false;
 	new->dead = false;
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
@@ -524,9 +618,9 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	if (!make_room(t, us, size))
 		goto refuse;
 	*ret_held = false;
-	if (us && verdict != VIGIL_VERDICT_ALLOW && !share_may_record(us)) {
-		/* Held back, it must stay until shown: or not be kept. */
-		if (!pin_fits(t, size))
+	if (us && verdict != VIGIL_VERDICT_ALLOW && !share_may_record(t, us)) {
+		/* Held back, it must stay until recorded: or not be kept. */
+		if (!pin_fits(t, us, size))
 			goto refuse;
 		us->held++;
 		*ret_held = true;
@@ -541,8 +635,13 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		us->bytes += size;
 		us->nr++;
 	}
-	if (*ret_held)
+	if (*ret_held) {
 		entry_pin(t, new);
+		new->held = true;
+		new->releasing = false;
+		list_add_tail(&new->ufifo, &us->held_list);
+		t->nr_held++;
+	}
 	hlist_add_head_rcu(&new->hnode, bucket(t, hash));
 	t->bytes += size;
 	t->nr++;
@@ -555,8 +654,10 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 
 refuse:
 	t->full++;
-	if (us)
+	if (us) {
 		us->dropped++;
+		t->dropped++;
+	}
 	spin_unlock(&t->lock);
 	kfree(new);
 	return -ENOSPC;
@@ -585,7 +686,7 @@ void vigil_table_pin(struct vigil_table *t, const struct vigil_key *key,
 		if (e->hash == hash && key_equal(e, key, obj, len)) {
 			if (e->pinned)
 				break;
-			if (pin_fits(t, e->size))
+			if (pin_fits(t, e->share, e->size))
 				entry_pin(t, e);
 			else
 				t->pin_refused++;
@@ -619,4 +720,111 @@ void vigil_table_set_max(struct vigil_table *t, size_t max_bytes)
 			break;
 	}
 	spin_unlock(&t->lock);
+}
+
+/*
+ * Take the oldest held-back tuple of @us for release when its rate (and
+ * all persons') allows: it stays pinned, marked releasing, meanwhile.
+ */
+static bool release_take(struct vigil_table *t, struct vigil_uid_share *us,
+			 struct vigil_entry **batch, unsigned int *n)
+{
+	struct vigil_entry *e;
+
+	e = list_first_entry_or_null(&us->held_list, struct vigil_entry,
+				     ufifo);
+	if (!e || !share_may_record(t, us))
+		return false;
+	list_del_init(&e->ufifo);
+	t->nr_held--;
+	e->releasing = true;
+	batch[(*n)++] = e;
+	return true;
+}
+
+/**
+ * vigil_table_release - record held-back tuples as the rates allow
+ * @t: the table
+ * @emit: writes a tuple's record; may sleep; true when audit took it
+ * @ret_more: set when held-back tuples are left
+ *
+ * Up to VIGIL_RELEASE_BATCH tuples, one per person in turn, so that no
+ * person's backlog delays another's. A recorded one is unpinned (its
+ * record has it now); when audit takes none, the rest stay held back and
+ * the pass stops. Sleeps (in @emit), takes the table lock.
+ *
+ * Return: how many were recorded.
+ */
+unsigned int vigil_table_release(struct vigil_table *t,
+				 bool (*emit)(const struct vigil_entry *e),
+				 bool *ret_more)
+{
+	struct vigil_entry *batch[VIGIL_RELEASE_BATCH], *e;
+	unsigned int n = 0, i, done = 0;
+	struct vigil_uid_share *us;
+	bool took;
+	int bkt;
+
+	spin_lock(&t->lock);
+	do {
+		took = false;
+		hash_for_each(t->uids, bkt, us, node) {
+			if (n == VIGIL_RELEASE_BATCH)
+				break;
+			took |= release_take(t, us, batch, &n);
+		}
+		if (n < VIGIL_RELEASE_BATCH)
+			took |= release_take(t, t->other, batch, &n);
+	} while (took && n < VIGIL_RELEASE_BATCH);
+	spin_unlock(&t->lock);
+
+	for (i = 0; i < n && emit(batch[i]); i++) {
+		e = batch[i];
+		spin_lock(&t->lock);
+		e->releasing = false;
+		e->held = false;
+		e->share->released++;
+		t->released++;
+		done++;
+		/* Its record has it now: evictable, as if just recorded. */
+		entry_pin_drop(t, e);
+		list_add_tail(&e->evict, &t->evictable);
+		list_add_tail(&e->ufifo, &e->share->fifo);
+		spin_unlock(&t->lock);
+	}
+	/* Audit took no more: the rest go back, in order, for a next pass. */
+	spin_lock(&t->lock);
+	while (n > i) {
+		e = batch[--n];
+		e->releasing = false;
+		list_add(&e->ufifo, &e->share->held_list);
+		t->nr_held++;
+	}
+	*ret_more = t->nr_held;
+	spin_unlock(&t->lock);
+	return done;
+}
+
+static void release_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(release_work, release_work_fn);
+
+static void release_work_fn(struct work_struct *work)
+{
+	bool more;
+
+	while (vigil_table_release(&vigil_table, vigil_record_released,
+				   &more) == VIGIL_RELEASE_BATCH)
+		cond_resched();
+	if (more)
+		queue_delayed_work(system_unbound_wq, &release_work, HZ / 2);
+}
+
+/**
+ * vigil_release_kick - have held-back tuples released soon
+ *
+ * Any context: queues the release work in a second unless it is queued.
+ */
+void vigil_release_kick(void)
+{
+	queue_delayed_work(system_unbound_wq, &release_work, HZ);
 }

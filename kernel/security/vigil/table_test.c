@@ -5,8 +5,10 @@
 #include <linux/kthread.h>
 #include <linux/completion.h>
 #include <linux/hashtable.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 
+#include "bounds.h"
 #include "vigil.h"
 
 static struct vigil_subject test_subj = { .permanent = true };
@@ -390,6 +392,162 @@ static void table_pins_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->full, n);
 }
 
+/*
+ * Many uids together record no more than all persons' burst: the rest is
+ * held back; a uid that recorded nothing yet still records.
+ */
+static void table_unpriv_rate(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	int u, i, recorded = 0;
+	bool h;
+
+	vigil_table_set_max(t, 16 * 1024 * 1024);
+	for (u = 0; u < 9; u++)
+		for (i = 0; i < 600; i++)
+			if (!insert_uid(t, 1000000 * (u + 1) + i,
+					KUIDT_INIT(2000 + u), &h) && !h)
+				recorded++;
+	/* 5400 first sightings; one uid alone would record 1000 of them. */
+	KUNIT_EXPECT_LE(test, recorded, vigil_pool_unpriv(VIGIL_UNPRIV_BURST) +
+			VIGIL_UNPRIV_RATE);
+	KUNIT_EXPECT_GE(test, recorded, vigil_pool_bulk(VIGIL_UNPRIV_BURST));
+	KUNIT_EXPECT_EQ(test, t->nr_held, 5400U - recorded);
+	/* A person holding little is not held back by them. */
+	KUNIT_EXPECT_EQ(test, insert_uid(t, 99, KUIDT_INIT(3000), &h), 0);
+	KUNIT_EXPECT_FALSE(test, h);
+}
+
+/* Unprivileged pins leave root an eighth of the pin budget. */
+static void table_root_pin_reserve(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	struct vigil_entry *e;
+	struct vigil_key key;
+	char obj[32];
+	int u, i;
+	bool h;
+
+	for (u = 0; u < 4; u++)
+		for (i = 0; i < VIGIL_UID_BURST + 800; i++)
+			insert_uid(t, 1000000 * (u + 1) + i,
+				   KUIDT_INIT(2000 + u), &h);
+	KUNIT_EXPECT_LE(test, t->upinned_bytes,
+			vigil_pool_unpriv(t->max_bytes / 2));
+	KUNIT_EXPECT_GT(test, t->upinned_bytes,
+			vigil_pool_bulk(t->max_bytes / 2) -
+			t->max_bytes / 32);
+	for (i = 0; i < 10; i++)
+		insert_pinned(test, t, "root", 1 + i);
+	KUNIT_EXPECT_EQ(test, t->pin_refused, 0ULL);
+	/* They outlive a table turned over by root's new tuples. */
+	KUNIT_EXPECT_EQ(test, insert_many(t, 5000, 2000), 0);
+	for (i = 0; i < 10; i++) {
+		key_for(&key, 1 + i, VIGIL_FILE_R);
+		snprintf(obj, sizeof(obj), "/root/%d", 1 + i);
+		KUNIT_EXPECT_EQ(test, hit(t, &key, obj), VIGIL_VERDICT_LEARN);
+	}
+	spin_lock(&t->lock);
+	list_for_each_entry(e, &t->fifo, fifo)
+		vigil_table_shown(t, e);
+	spin_unlock(&t->lock);
+	KUNIT_EXPECT_EQ(test, t->upinned_bytes, (size_t)0);
+	KUNIT_EXPECT_EQ(test, t->nr_held, 0U);
+}
+
+static u64 emitted_seq[VIGIL_RELEASE_BATCH];
+static unsigned int emitted_n;
+static bool emit_ok;
+
+static bool fake_emit(const struct vigil_entry *e)
+{
+	if (!emit_ok)
+		return false;
+	if (emitted_n < ARRAY_SIZE(emitted_seq))
+		emitted_seq[emitted_n++] = e->seq;
+	return true;
+}
+
+/*
+ * Held-back tuples are recorded as the rate refills, oldest first, and
+ * unpinned; when audit takes none they stay held, and none is lost.
+ */
+static void table_release(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	kuid_t uid = KUIDT_INIT(4000);
+	struct vigil_uid_share *us;
+	unsigned int held, n;
+	bool h, more;
+	int i;
+
+	vigil_table_set_max(t, 16 * 1024 * 1024);
+	for (i = 0; i < VIGIL_UID_BURST + 100; i++)
+		insert_uid(t, 100 + i, uid, &h);
+	us = share_find(t, uid);
+	KUNIT_ASSERT_NOT_NULL(test, us);
+	held = t->nr_held;
+	KUNIT_EXPECT_GE(test, held, 100U);
+	KUNIT_EXPECT_EQ(test, (u64)held, us->held);
+	/* Audit takes nothing: all stay held and pinned. */
+	emit_ok = false;
+	emitted_n = 0;
+	spin_lock(&t->lock);
+	us->tokens = VIGIL_UID_BURST;
+	t->tokens = VIGIL_UNPRIV_BURST;
+	spin_unlock(&t->lock);
+	KUNIT_EXPECT_EQ(test, vigil_table_release(t, fake_emit, &more), 0U);
+	KUNIT_EXPECT_TRUE(test, more);
+	KUNIT_EXPECT_EQ(test, t->nr_held, held);
+	KUNIT_EXPECT_EQ(test, t->nr_pinned, held);
+	/* Audit takes them: a batch a pass, oldest first, then unpinned. */
+	emit_ok = true;
+	n = vigil_table_release(t, fake_emit, &more);
+	KUNIT_EXPECT_EQ(test, n, (unsigned int)VIGIL_RELEASE_BATCH);
+	for (i = 1; i < n; i++)
+		KUNIT_EXPECT_LT(test, emitted_seq[i - 1], emitted_seq[i]);
+	KUNIT_EXPECT_EQ(test, t->nr_held, held - n);
+	KUNIT_EXPECT_EQ(test, t->nr_pinned, held - n);
+	KUNIT_EXPECT_EQ(test, us->released, (u64)n);
+	while (more && n)
+		n = vigil_table_release(t, fake_emit, &more);
+	KUNIT_EXPECT_FALSE(test, more);
+	KUNIT_EXPECT_EQ(test, t->nr_held, 0U);
+	KUNIT_EXPECT_EQ(test, t->nr_pinned, 0U);
+	KUNIT_EXPECT_EQ(test, t->released, (u64)held);
+	KUNIT_EXPECT_EQ(test, t->upinned_bytes, (size_t)0);
+	KUNIT_EXPECT_EQ(test, us->pinned_bytes, (size_t)0);
+	/* Released tuples are like recorded ones: evictable. */
+	vigil_table_set_max(t, 16 * 1024);
+	KUNIT_EXPECT_LE(test, t->bytes, (size_t)16 * 1024);
+}
+
+/* Empty shares are reclaimed: the 1025th uid later gets its own. */
+static void table_shares_reclaimed(struct kunit *test)
+{
+	struct vigil_table *t = test->priv;
+	bool h;
+	int u;
+
+	vigil_table_set_max(t, 16 * 1024 * 1024);
+	for (u = 0; u < VIGIL_UIDS_MAX + 10; u++)
+		KUNIT_ASSERT_EQ(test, insert_uid(t, 10 + u,
+						 KUIDT_INIT(10000 + u), &h), 0);
+	KUNIT_EXPECT_EQ(test, t->nr_uids, (unsigned int)VIGIL_UIDS_MAX);
+	KUNIT_EXPECT_EQ(test, t->other->nr, 10U);
+	/* Their tuples go; their buckets refill (a token: 10 ms). */
+	spin_lock(&t->lock);
+	t->swept = jiffies - 2 * HZ;
+	spin_unlock(&t->lock);
+	vigil_table_set_max(t, 16 * 1024);
+	vigil_table_set_max(t, 16 * 1024 * 1024);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, insert_uid(t, 5, KUIDT_INIT(90000), &h), 0);
+	KUNIT_EXPECT_NOT_NULL(test, share_find(t, KUIDT_INIT(90000)));
+	KUNIT_EXPECT_GT(test, t->reclaimed, 0ULL);
+	KUNIT_EXPECT_LT(test, t->nr_uids, (unsigned int)VIGIL_UIDS_MAX);
+}
+
 /* Names of one directory are compared, not only hashed. */
 static void table_names_compared(struct kunit *test)
 {
@@ -507,6 +665,10 @@ static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_pinned_run),
 	KUNIT_CASE(table_pins_bounded),
 	KUNIT_CASE(table_names_compared),
+	KUNIT_CASE(table_unpriv_rate),
+	KUNIT_CASE(table_root_pin_reserve),
+	KUNIT_CASE(table_release),
+	KUNIT_CASE(table_shares_reclaimed),
 	KUNIT_CASE(table_cursor_never_skips),
 	{}
 };

@@ -165,6 +165,30 @@ int vigil_policy_replace(const char *text, size_t len, char *err,
 void vigil_active_update(void);
 u32 vigil_policy_gen(void);
 
+/*
+ * person.c: the owners of subordinate uid ranges (the owners file): a uid
+ * in a range is charged to its owner.
+ */
+#define VIGIL_OWNERS_MAX 4096
+
+struct vigil_owner_range {
+	u32 first;
+	u32 count;
+	u32 owner;
+};
+
+struct vigil_owners {
+	unsigned int n;
+	struct vigil_owner_range r[];	/* sorted, not overlapping */
+};
+
+kuid_t vigil_person(kuid_t uid);
+kuid_t vigil_owners_lookup(const struct vigil_owners *o, u32 uid);
+int vigil_owners_parse(const char *text, struct vigil_owners **ret,
+		       char *err, size_t errsize);
+void vigil_owners_replace(struct vigil_owners *o);
+char *vigil_owners_dump(size_t *ret_len);
+
 /* table.c: the bounded aggregation table of distinct tuples. */
 struct vigil_key {
 	struct vigil_subject *subj;	/* a reference, in the table */
@@ -191,28 +215,39 @@ struct vigil_key {
 };
 
 /*
- * What one unprivileged uid holds in the table and may still record: its
- * tuples are at most a quarter of the table (it evicts its own first), and
- * its records are rate limited (a token bucket); a first sighting over the
- * rate is kept in the table, not recorded ("held back").
+ * What one unprivileged person (a uid, or the owner of a subordinate
+ * range: person.c) holds in the table and may still record: its tuples
+ * are at most a quarter of the table (it evicts its own first), its pins
+ * are bounded with everyone's (bounds.h), and its records are rate
+ * limited (a token bucket, within one for all persons together); a first
+ * sighting over the rate is kept in the table, pinned, and recorded later
+ * as the rate allows ("held back", then "released").
  */
 struct vigil_uid_share {
 	struct hlist_node node;
 	struct list_head fifo;	/* its tuples not pinned, oldest first */
-	kuid_t uid;		/* INVALID_UID: the uids past VIGIL_UIDS_MAX */
+	struct list_head held_list;	/* held back, not yet recorded */
+	kuid_t uid;		/* INVALID_UID: the persons past VIGIL_UIDS_MAX */
 	size_t bytes;
+	size_t pinned_bytes;
 	unsigned int nr;
 	unsigned int tokens;
 	unsigned long stamp;	/* jiffies of the last refill */
 	u64 held;		/* first sightings not recorded: over its rate */
+	u64 released;		/* of them, recorded later */
 	u64 dropped;		/* not even kept: no room nor pin left */
 };
 
 #define VIGIL_UIDS_MAX 1024
 #define VIGIL_UID_HASH_BITS 6
-/* Records one unprivileged uid may emit: a burst, then so many a second. */
+/* Records one unprivileged person may emit: a burst, then so many a second. */
 #define VIGIL_UID_BURST 1000
 #define VIGIL_UID_RATE 100
+/* Records all unprivileged persons together may emit (bounds.h applies). */
+#define VIGIL_UNPRIV_BURST 2000
+#define VIGIL_UNPRIV_RATE 200
+/* Held-back tuples recorded by one pass of the release work, at most. */
+#define VIGIL_RELEASE_BATCH 64
 
 struct vigil_entry {
 	struct hlist_node hnode;
@@ -234,6 +269,8 @@ struct vigil_entry {
 	u16 namelen;	/* the key's name ends obj (0: not comparable) */
 	/* Its record was not delivered: kept until the learned file shows it. */
 	bool pinned;
+	bool held;	/* held back: in its share's held_list, unless releasing */
+	bool releasing;	/* its record is being written by the release work */
 	bool dead;	/* unlinked: no fast path may count it */
 	u16 objlen;
 	char obj[];
@@ -266,6 +303,14 @@ struct vigil_table {
 	atomic64_t evictions;
 	u64 full;		/* inserts refused: nothing could be evicted */
 	u64 pin_refused;	/* lost records whose tuple found no pin left */
+	size_t upinned_bytes;	/* of pinned_bytes, unprivileged persons' */
+	unsigned int nr_held;	/* held back, waiting to be released */
+	u64 released;		/* held back, then recorded */
+	unsigned int tokens;	/* unprivileged persons' records together */
+	unsigned long stamp;
+	unsigned long swept;	/* jiffies of the last sweep of empty shares */
+	u64 reclaimed;		/* empty shares freed */
+	u64 dropped;		/* unprivileged first sightings not even kept */
 	struct hlist_head uids[1 << VIGIL_UID_HASH_BITS];
 	unsigned int nr_uids;
 	struct vigil_uid_share *other;
@@ -327,6 +372,10 @@ void vigil_table_cursor_park(struct vigil_table *t,
 void vigil_table_cursor_drop(struct vigil_table *t,
 			     struct vigil_entry *cursor);
 void vigil_table_flush_observed(struct vigil_table *t);
+unsigned int vigil_table_release(struct vigil_table *t,
+				 bool (*emit)(const struct vigil_entry *e),
+				 bool *ret_more);
+void vigil_release_kick(void);
 void vigil_table_set_max(struct vigil_table *t, size_t max_bytes);
 
 /* stats.c */
@@ -360,6 +409,7 @@ const char *vigil_stat_name(enum vigil_stat s);
 
 /* audit.c */
 extern int vigil_audit_type;
+bool vigil_record_released(const struct vigil_entry *e);
 
 /* An access as the hooks describe it. */
 struct vigil_access {

@@ -7,6 +7,7 @@
  *                    mount DIR | module FILE | lock FILE | ioctl FILE |
  *                    fdpass FILE DATA | opens DIR N | connects N [FIRST] |
  *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
+ *                    uids DIR FIRST N |
  *                    mprotect FILE | sendto PORT | movemount DIR TARGET |
  *                    traceme | anonexec
  *
@@ -44,6 +45,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -386,6 +388,38 @@ static int do_movemount(const char *dir, const char *target)
 	return 0;
 }
 
+/*
+ * For each uid U in FIRST..FIRST+N-1, a child that drops to uid and gid U
+ * (no supplementary groups, as setpriv --reuid U --regid U
+ * --clear-groups does, without an exec each) and makes DIR/U: one first
+ * sighting per uid. Prints how many succeeded.
+ */
+static int do_uids(const char *dir, long first, long n)
+{
+	char path[4096];
+	long u, ok = 0;
+	int status;
+	pid_t pid;
+
+	for (u = first; u < first + n; u++) {
+		pid = fork();
+		if (pid < 0)
+			return fail("fork");
+		if (!pid) {
+			snprintf(path, sizeof(path), "%s/%ld", dir, u);
+			if (setgroups(0, NULL) || setresgid(u, u, u) ||
+			    setresuid(u, u, u) || mkdir(path, 0755))
+				_exit(1);
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) < 0)
+			return fail("waitpid");
+		ok += WIFEXITED(status) && !WEXITSTATUS(status);
+	}
+	printf("%ld\n", ok);
+	return 0;
+}
+
 /* mkdir then rmdir DIR/dI for I in FIRST..FIRST+N-1: 2N first sightings. */
 static int do_mkdirs(const char *dir, long n, long first)
 {
@@ -467,12 +501,14 @@ int main(int argc, char **argv)
 	if (!strcmp(verb, "mkdirs") && (argc == 4 || argc == 5))
 		return do_mkdirs(argv[2], atol(argv[3]),
 				 argc == 5 ? atol(argv[4]) : 0);
+	if (!strcmp(verb, "uids") && argc == 5)
+		return do_uids(argv[2], atol(argv[3]), atol(argv[4]));
 	if (!strcmp(verb, "traceme"))
 		return do_traceme();
 	if (!strcmp(verb, "anonexec"))
 		return do_anonexec();
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec\n");
 	return 2;
 }

@@ -78,7 +78,9 @@ sv() { echo "$st" | awk -v k="$1" '$1 == k { print $2 }'; }
 t_is "every numbered first sighting was emitted, lost or held back" \
 	"$(( $(sv records.emitted) + $(sv records.lost) + $(sv records.held) ))" \
 	"$(sv records.seq)"
-allowed=$((1000 + 100 * (t1 - t0 + 2)))
+# Held-back tuples are released (recorded) later within the same rate:
+# the bound runs to now.
+allowed=$((1000 + 100 * ($(date +%s) - t0 + 2)))
 t_ok "nobody's records in the log are within its burst and rate ($(vigil_count "uid=65534 .* path=\"$d/u/") <= $allowed)" \
 	test "$(vigil_count "uid=65534 .* path=\"$d/u/")" -le $allowed
 # Reading learned (above) showed nobody's held-back tuples: they may go
@@ -92,7 +94,7 @@ t2=$(date +%s)
 t_ok "nobody floods again: 3000 new folders" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$probe" mkdirs $d/u 3000 20000
 t3=$(date +%s)
-pinned=$(vigil_stat table.pinned)
+pinned=$(vigil_stat table.pinned) released0=$(vigil_stat records.released)
 # Its tokens: at most its burst, refilled at 100 a second.
 if [ $((6000 - 1000 - 100 * (t3 - t2 + 2))) -gt 1000 ]; then
 	t_ok "its held-back tuples are pinned ($pinned0 -> $pinned)" \
@@ -109,8 +111,10 @@ t_ok "they turned the table over ($ev0 -> $(vigil_stat table.evictions) eviction
 	test "$(vigil_stat table.evictions)" -gt $((ev0 + 3000))
 t_is "none of root's was refused (table.full)" "$(vigil_stat table.full)" "$full0"
 t_is "each has its record" "$(vigil_count "op=connect .*exe=\"$rprobe\"")" 8000
-t_ok "nobody's pinned tuples are all still in the table ($(vigil_stat table.pinned))" \
-	test "$(vigil_stat table.pinned)" -ge "$pinned"
+# Pinned ones go only when released (recorded) by the kernel.
+released=$(( $(vigil_stat records.released) - released0 ))
+t_ok "nobody's pinned tuples are all still in the table, or released ($(vigil_stat table.pinned) + $released)" \
+	test "$(( $(vigil_stat table.pinned) + released ))" -ge "$pinned"
 shown=$(grep -Eac " (mkdir c|rmdir d) .* 65534 0 [^ ]+ $d/u/d[0-9]+ [^ ]+\$" $VIGIL_FS/learned)
 t_ok "the held-back tuples are in the table for a snapshot ($shown)" test "$shown" -gt 0
 echo "$kb0" > $VIGIL_FS/table_kb
