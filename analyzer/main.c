@@ -18,6 +18,8 @@ static const struct cmd cmds[] = {
 	{ "status", do_status, "", "the kernel's mode and counters" },
 	{ "mode", do_mode, "[learn|observe|off]",
 	  "show or set the kernel's mode" },
+	{ "owners", do_owners, "[-n] [--subuid FILE]",
+	  "charge subordinate uids to their owner" },
 	{ "load", do_load, "[-n] [--dump] POLICY|-",
 	  "check, then load a candidate policy" },
 	{ "generate", do_generate, "[--strict] [-o FILE]",

@@ -40,6 +40,7 @@ int do_ingest(int argc, char **argv);
 int do_plugin(int argc, char **argv);
 int do_status(int argc, char **argv);
 int do_mode(int argc, char **argv);
+int do_owners(int argc, char **argv);
 int do_load(int argc, char **argv);
 int do_snapshot(int argc, char **argv);
 int do_generate(int argc, char **argv);

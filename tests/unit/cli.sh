@@ -489,6 +489,36 @@ c_status_mode() {
 	grep -q 'is this kernel running vigil' "$cw/e"
 }
 
+c_owners() {
+	local d f=$cw/subuid
+	d=$(fake_sfs)
+	printf '# comment\nroot:100000:65536\n2000:300000:10\n\nnosuchuser-x:400000:5\n' > "$f"
+	: > "$d/owners"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" owners --subuid "$f"
+	[ "$(cat "$d/owners")" = "$(printf '100000 65536 0\n300000 10 2000')" ]
+	grep -q "subuid:5: no user 'nosuchuser-x'" "$cw/e"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" owners -n --subuid "$f"
+	grep -q '^300000 10 2000$' "$cw/o"
+	printf 'alice:100000\n' > "$f"
+	printf 'kept\n' > "$d/owners"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" owners --subuid "$f"
+	grep -q 'subuid:1: expected NAME:FIRST:COUNT' "$cw/e"
+	[ "$(cat "$d/owners")" = kept ]
+	printf 'root:x:5\n' > "$f"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" owners --subuid "$f"
+	grep -q "subuid:1: FIRST 'x' is not a uid" "$cw/e"
+	printf 'root:4294967290:10\n' > "$f"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" owners --subuid "$f"
+	grep -q "subuid:1: COUNT '10' is not a count of uids from 4294967290" "$cw/e"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" owners --subuid "$cw/nowhere"
+	grep -q 'nowhere: No such file or directory' "$cw/e"
+	VIGIL_SECURITYFS=$cw/nowhere expect_rc 2 "$VIGIL" owners -n --subuid "$cw/nowhere"
+	printf 'root:100000:65536\n' > "$f"
+	VIGIL_SECURITYFS=$cw/nowhere expect_rc 2 "$VIGIL" owners --subuid "$f"
+	grep -q "owners file is needed" "$cw/e"
+	expect_rc 2 "$VIGIL" owners extra
+}
+
 c_load() {
 	local d
 	d=$(fake_sfs)
@@ -1198,6 +1228,7 @@ t_cli "kill -9 at 100 points while the log rotates: same database" c_kill9_rotat
 t_cli "full disk and read-only database: clear error, consistent" c_full_disk
 t_cli "a new database is 0600" c_db_mode
 t_cli "status and mode" c_status_mode
+t_cli "owners: /etc/subuid to the kernel's owners file; errors" c_owners
 t_cli "load validates before writing" c_load
 t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
