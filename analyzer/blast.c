@@ -18,25 +18,38 @@
 #include "blast.h"
 #include "match.h"
 
-/* Kept in docs/generate.md. Secrets, credentials, the kernel's memory,
- * what boots the machine, and vigil's and audit's own records. */
+/*
+ * Kept in docs/generate.md. Secrets, credentials, the kernel's memory,
+ * what boots the machine, and vigil's and audit's own records. A glob
+ * generate makes is judged on these patterns, whatever exists here:
+ * an absolute pattern (a place) refuses every glob that overlaps it; a
+ * name pattern ("**" then a name) refuses every glob whose own literal
+ * text spells such a name (its wildcards stand for the varying part of
+ * the names observed and never spell one), and any glob that admits an
+ * existing file of that name.
+ */
 const char *const vigil_sensitive_builtin[] = {
-	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
-	"/etc/sudoers", "/etc/sudoers.d/**", "/etc/security/opasswd",
-	"/etc/krb5.keytab", "/etc/ssh/ssh_host_*_key", "/etc/ssl/private/**",
+	"/etc/shadow*", "/etc/gshadow*", "/etc/sudoers", "/etc/sudoers.d/**",
+	"/etc/security/opasswd", "/etc/krb5.keytab",
+	"/etc/ssh/ssh_host_*_key", "/etc/ssl/private", "/etc/ssl/private/**",
 	"/etc/NetworkManager/system-connections/**", "/etc/apparmor.d/**",
-	"/root", "/root/**", "/home/*/.ssh/**", "/home/*/.gnupg/**",
-	"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/*.key",
-	"/proc/*/mem", "/proc/*/environ", "/proc/kcore", "/dev/mem",
-	"/dev/kmem", "/dev/port", "/boot", "/boot/**", "/var/lib/vigil/**",
-	"/var/log/audit/**", "/sys/kernel/security/**",
+	"/etc/vigil/**", "/root", "/root/**", "/home/*/.ssh", "/home/*/.ssh/**",
+	"/home/*/.gnupg", "/home/*/.gnupg/**", "/home/*/.aws/**",
+	"/home/*/.netrc", "/home/*/.pgpass", "/home/*/.git-credentials",
+	"**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*",
+	"**/*.key", "**/*key*.pem", "**/*.p12", "**/*.pfx",
+	"/proc/*/mem", "/proc/*/environ", "/proc/*/task/*/mem",
+	"/proc/*/task/*/environ", "/proc/kcore", "/dev/mem", "/dev/kmem",
+	"/dev/port", "/boot", "/boot/**", "/var/lib/vigil/**",
+	"/var/log/audit", "/var/log/audit/**", "/sys/kernel/security/**",
 	NULL,
 };
 
 struct sens {
 	struct vigil_glob *glob;
+	struct vigil_glob_alts *alts;	/* its brace-free alternatives */
 	char *src;		/* as written */
-	bool literal;
+	bool name;		/* "**" then a name: judged on names */
 };
 
 struct cached {
@@ -66,7 +79,6 @@ static int sens_add(struct blast *b, const char *src, char *why,
 		    size_t why_size)
 {
 	struct sens *s;
-	size_t len;
 	int rc;
 
 	s = realloc(b->sens, (b->nsens + 1) * sizeof(*s));
@@ -83,7 +95,13 @@ static int sens_add(struct blast *b, const char *src, char *why,
 		vigil_glob_free(s->glob);
 		return -ENOMEM;
 	}
-	s->literal = vigil_glob_literal(s->glob, &len) != NULL;
+	rc = vigil_glob_expand(src, strlen(src), &s->alts, why, why_size);
+	if (rc) {
+		vigil_glob_free(s->glob);
+		free(s->src);
+		return rc;
+	}
+	s->name = !strncmp(src, "**", 2);
 	b->nsens++;
 	return 0;
 }
@@ -132,16 +150,28 @@ static int sens_file(struct blast *b, const char *path, char *err,
 int blast_new(const char *root, const char *sensitive_file, bool broad,
 	      struct blast **ret, char *err, size_t err_size)
 {
-	struct blast *b = calloc(1, sizeof(*b));
+	struct blast *b;
+	struct stat st;
 	char why[200];
 	size_t i, len;
 	int rc = -ENOMEM;
 
+	if (!root)
+		root = "";
+	/* a root that is not there would judge nothing: never silently */
+	if (*root && stat(root, &st)) {
+		rc = -errno;
+		snprintf(err, err_size, "--root %s: %s", root, strerror(errno));
+		return rc;
+	}
+	if (*root && !S_ISDIR(st.st_mode)) {
+		snprintf(err, err_size, "--root %s: not a folder", root);
+		return -ENOTDIR;
+	}
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	b->broad = broad;
-	if (!root)
-		root = "";
 	len = strlen(root);
 	while (len && root[len - 1] == '/')
 		len--;
@@ -198,6 +228,7 @@ void blast_free(struct blast *b)
 	free(b->cache);
 	for (i = 0; i < b->nsens; i++) {
 		vigil_glob_free(b->sens[i].glob);
+		vigil_glob_alts_free(b->sens[i].alts);
 		free(b->sens[i].src);
 	}
 	free(b->sens);
@@ -387,30 +418,137 @@ static struct cached *lookup(struct blast *b, const char *object, int *rc)
 	return *rc ? NULL : c;
 }
 
-/* A literal sensitive path the glob admits, not observed, or NULL. */
-static const char *sensitive_literal(struct blast *b, const char *object)
-{
-	struct vigil_glob *g = NULL;
-	const char *hit = NULL, *lit;
-	char *src, why[8];
-	size_t i, len;
+/* ---- overlap of a glob with a sensitive pattern ---- */
 
-	src = vigil_glob_escape_dup(object, strlen(object), true);
-	if (!src || vigil_glob_compile(src, strlen(src), &g, why,
-				       sizeof(why))) {
-		free(src);
-		return NULL;
+/*
+ * What one token can consume: a byte, any byte but '/', any byte, or
+ * (OPAQUE) only bytes no pattern spells: a generated glob's wildcard when
+ * judged against a name pattern.
+ */
+enum { CS_BYTE, CS_NOSLASH, CS_ANY, CS_OPAQUE };
+
+static int tok_set(u16 t, bool opaque, unsigned char *byte)
+{
+	if (t < 256) {
+		*byte = (unsigned char)t;
+		return CS_BYTE;
 	}
-	free(src);
-	for (i = 0; !hit && i < b->nsens; i++) {
-		if (!b->sens[i].literal)
-			continue;
-		lit = vigil_glob_literal(b->sens[i].glob, &len);
-		if (vigil_glob_match(g, lit, len) && !observed(b, lit))
-			hit = b->sens[i].src;
+	if (opaque)
+		return CS_OPAQUE;
+	return t == VIGIL_GLOB_DSTAR ? CS_ANY : CS_NOSLASH;
+}
+
+static bool sets_meet(int x, unsigned char bx, int y, unsigned char by)
+{
+	if (x == CS_BYTE && y == CS_BYTE)
+		return bx == by;
+	if (x == CS_BYTE || y == CS_BYTE) {
+		int o = x == CS_BYTE ? y : x;
+		unsigned char c = x == CS_BYTE ? bx : by;
+
+		return o == CS_ANY || (o == CS_NOSLASH && c != '/');
 	}
-	vigil_glob_free(g);
-	return hit;
+	return true;	/* two wildcards share a byte that is not '/' */
+}
+
+static bool is_star(u16 t)
+{
+	return t == VIGIL_GLOB_STAR || t == VIGIL_GLOB_DSTAR;
+}
+
+/*
+ * Whether some text matches both a[0..na) and b[0..nb) (brace-free
+ * token strings), a's wildcards OPAQUE when opaque: a search over the
+ * pairs of positions. 1, 0 or -ENOMEM.
+ */
+int blast_tokens_meet(const u16 *a, size_t na, const u16 *b, size_t nb,
+		      bool opaque)
+{
+	size_t w = nb + 1, cells = (na + 1) * w, top = 0, i, j;
+	unsigned char *seen = calloc(cells, 1);
+	size_t *stack = malloc(cells * 2 * sizeof(*stack));
+	int rc = 0;
+
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return -ENOMEM;
+	}
+#define PUSH(x, y) do {							\
+		if (!seen[(x) * w + (y)]) {				\
+			seen[(x) * w + (y)] = 1;			\
+			stack[top++] = (x) * w + (y);			\
+		}							\
+	} while (0)
+	PUSH(0, 0);
+	while (top && !rc) {
+		size_t c = stack[--top];
+
+		i = c / w;
+		j = c % w;
+		if (i == na && j == nb) {
+			rc = 1;
+			break;
+		}
+		if (i < na && is_star(a[i]))
+			PUSH(i + 1, j);
+		if (j < nb && is_star(b[j]))
+			PUSH(i, j + 1);
+		if (i < na && j < nb) {
+			unsigned char ba = 0, bb = 0;
+			int x = tok_set(a[i], opaque, &ba);
+			int y = tok_set(b[j], false, &bb);
+
+			if (sets_meet(x, ba, y, bb))
+				PUSH(is_star(a[i]) ? i : i + 1,
+				     is_star(b[j]) ? j : j + 1);
+		}
+	}
+#undef PUSH
+	free(seen);
+	free(stack);
+	return rc;
+}
+
+/*
+ * The sensitive pattern a generated glob (object: '*' and '?' its only
+ * operators) overlaps, judged on the patterns: *ret the pattern or NULL.
+ */
+static int sensitive_overlap(const struct blast *b, const char *object,
+			     const char **ret)
+{
+	size_t n = strlen(object), i, k, off;
+	u16 *a = malloc((n ? n : 1) * sizeof(*a));
+	int rc = 0;
+
+	*ret = NULL;
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		a[i] = object[i] == '*' ? VIGIL_GLOB_STAR :
+		       object[i] == '?' ? VIGIL_GLOB_ANY :
+		       (unsigned char)object[i];
+	for (i = 0; i < b->nsens && !*ret && rc >= 0; i++) {
+		const struct vigil_glob_alts *al = b->sens[i].alts;
+
+		for (k = 0, off = 0; k < al->nalts; off += al->lens[k++]) {
+			rc = blast_tokens_meet(a, n, al->toks + off,
+					       al->lens[k], b->sens[i].name);
+			if (rc < 0)
+				break;
+			if (rc) {
+				*ret = b->sens[i].src;
+				break;
+			}
+		}
+	}
+	free(a);
+	return rc < 0 ? rc : 0;
+}
+
+const char *blast_sensitive(const struct blast *b, const char *path)
+{
+	return b ? sensitive(b, path) : NULL;
 }
 
 static char *put_examples(const struct cached *c)
@@ -441,7 +579,7 @@ int blast_judge(struct blast *b, const char *object, unsigned int nobs,
 {
 	unsigned long long bound = (unsigned long long)nobs *
 				   VIGIL_BLAST_FACTOR;
-	const char *lit;
+	const char *pat;
 	struct cached *c;
 	char *ex, *e;
 	int rc;
@@ -449,19 +587,33 @@ int blast_judge(struct blast *b, const char *object, unsigned int nobs,
 	*ret_note = NULL;
 	if (bound < VIGIL_BLAST_MIN)
 		bound = VIGIL_BLAST_MIN;
+	rc = sensitive_overlap(b, object, &pat);
+	if (rc)
+		return rc;
+	if (pat) {
+		/* judged on the patterns: what exists here does not matter */
+		e = vigil_glob_escape_dup(object, strlen(object), true);
+		if (!e)
+			return -ENOMEM;
+		rc = asprintf(ret_note, "not generalised to %s: it would "
+			      "admit what the sensitive pattern %s names, "
+			      "whatever exists", e, pat) < 0 ? -ENOMEM : 0;
+		free(e);
+		if (rc < 0)
+			*ret_note = NULL;
+		return rc;
+	}
 	c = lookup(b, object, &rc);
 	if (!c)
 		return rc;
-	lit = sensitive_literal(b, object);
 	e = vigil_glob_escape_dup(object, strlen(object), true);
 	ex = put_examples(c);
 	if (!e || !ex) {
 		rc = -ENOMEM;
-	} else if (c->sensitive || lit) {
+	} else if (c->sensitive) {
 		rc = asprintf(ret_note, "not generalised to %s: it would "
 			      "admit %s (sensitive, not observed)", e,
-			      c->sensitive ? c->sensitive : lit) < 0 ?
-			-ENOMEM : 0;
+			      c->sensitive) < 0 ? -ENOMEM : 0;
 	} else if (bounded && !b->broad && c->beyond > bound) {
 		rc = asprintf(ret_note, "not generalised to %s: it would "
 			      "admit %s%llu more existing objects%s, over the "

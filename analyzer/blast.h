@@ -36,4 +36,19 @@ void blast_set_observed(struct blast *b, char *const *sorted, size_t n);
 int blast_judge(struct blast *b, const char *object, unsigned int observed,
 		bool bounded, char **ret_note);
 
+/*
+ * The sensitive pattern (as written) that the literal path matches, or
+ * NULL (also when b is NULL): generate marks such a literal rule.
+ */
+const char *blast_sensitive(const struct blast *b, const char *path);
+
+/*
+ * Whether some text matches both token strings (match.h's brace-free
+ * tokens: bytes, VIGIL_GLOB_STAR, _DSTAR, _ANY); opaque: a's wildcards
+ * never spell a byte of b's. 1, 0 or -ENOMEM. For the unit tests.
+ */
+#include <stdint.h>
+int blast_tokens_meet(const uint16_t *a, size_t na, const uint16_t *b,
+		      size_t nb, bool opaque);
+
 #endif /* VIGIL_ANALYZER_BLAST_H */

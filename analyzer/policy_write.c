@@ -77,6 +77,16 @@ static int put_rule(FILE *f, const struct vigil_subject_rules *sr,
 	} else if (r->blast) {
 		fprintf(f, "\t# %s\n", r->blast);
 	}
+	if (r->sensitive && !r->generalised) {
+		char acc0[64];
+
+		if (vigil_access_format(r->class, r->access, acc0,
+					sizeof(acc0)) >= (int)sizeof(acc0))
+			return -EINVAL;
+		fprintf(f, "\t# sensitive: it matches %s of the sensitive "
+			"list; the program used it (%s) while learning: keep "
+			"it only if it must\n", r->sensitive, acc0);
+	}
 	if (vigil_rule_flagged(r)) {
 		fprintf(f, "\t# FLAG: seen only under uid%s ",
 			r->uids.n > 1 || r->uids.more ? "s" : "");

@@ -455,6 +455,7 @@ static void rule_free(struct vigil_rule *r)
 	free(r->glob);
 	free(r->why_mem);
 	free(r->blast);
+	free(r->sensitive);
 	for (i = 0; i < r->nexamples; i++)
 		free(r->examples[i]);
 	free(r->examples);
@@ -530,9 +531,18 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 		r->generalised = true;
 		r->glob = vigil_glob_escape_dup(gen, strlen(gen), true);
 	} else {
+		const char *sens = NULL;
+
+		if (o->class == VIGIL_CLASS_FILE)
+			sens = blast_sensitive(b, o->object);
 		r->object = strdup(o->object);
 		r->glob = vigil_glob_escape_dup(o->object, strlen(o->object),
 						false);
+		if (sens) {
+			r->sensitive = strdup(sens);
+			if (!r->sensitive)
+				goto nomem;
+		}
 	}
 	if (!r->object || !r->glob)
 		goto nomem;

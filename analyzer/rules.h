@@ -67,6 +67,12 @@ struct vigil_rule {
 	char *blast;
 	/* Added by rules.c: the uids of the observations it covers. */
 	struct vigil_uids uids;
+	/*
+	 * With vigil_rules_opts.check: a literal file rule on an object of
+	 * the sensitive list: the pattern it matches (generate writes a
+	 * "# sensitive:" line above it). Else NULL.
+	 */
+	char *sensitive;
 };
 
 /* Whether r was seen only under uids its subject never ran as. */

@@ -660,6 +660,11 @@ c_generate() {
 	[ "$(grep -c '^subject ' "$cw/o")" = 1 ]
 	expect_rc 2 "$VIGIL" --db "$db" generate --subject /no/such
 	grep -q "subject '/no/such' was never observed" "$cw/e"
+	# a --root that is not there judges nothing: an error naming it
+	expect_rc 2 "$VIGIL" --db "$db" generate --root "$cw/no-such-root"
+	grep -q "^vigil: generate: --root $cw/no-such-root: No such file or directory\$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --root "$db"
+	grep -q "^vigil: generate: --root $db: not a folder\$" "$cw/e"
 	expect_rc 2 "$VIGIL" --db "$db" generate -o "$cw/no/dir/x.policy"
 	expect_rc 2 "$VIGIL" --db "$db" generate --bogus
 	expect_rc 2 "$VIGIL" --db "$db" generate extra

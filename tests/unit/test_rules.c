@@ -19,6 +19,8 @@
 #include "rules.h"
 #include "policy_write.h"
 #include "policy.h"
+#include "blast.h"
+#include "match.h"
 #include "test_files.h"
 
 static char dir[] = "/tmp/vigil-test-rules.XXXXXX";
@@ -981,7 +983,9 @@ static void test_safe_etc(void **state)
 		assert_false(r->generalised);
 		assert_non_null(r->blast);
 		assert_non_null(strstr(r->blast, "not generalised to /etc/*: "
-				       "it would admit /etc/shadow (sensitive"));
+				       "it would admit what the sensitive "
+				       "pattern /etc/shadow* names, whatever "
+				       "exists"));
 		check_covers(&rs);
 		vigil_ruleset_free(&rs);
 		/* unchecked, the old heuristic would make it */
@@ -1051,7 +1055,8 @@ static void test_safe_blast(void **state)
 	sr = subj(&rs, "/usr/bin/app");
 	assert_null(rule(sr, VIGIL_CLASS_FILE, "/srv/app/conf/*"));
 	r = must(sr, VIGIL_CLASS_FILE, "/srv/app/conf/c1.conf");
-	assert_non_null(strstr(r->blast, "it would admit /srv/app/conf/other4"));
+	assert_non_null(strstr(r->blast, "it would admit what the sensitive "
+			       "pattern /srv/app/conf/other4? names"));
 	vigil_ruleset_free(&rs);
 	/* a bad line is an error naming file and line */
 	f = fopen(sens, "w");
@@ -1067,6 +1072,162 @@ static void test_safe_blast(void **state)
 						       err, sizeof(err)),
 				 -EINVAL);
 		assert_non_null(strstr(err, "sensitive.conf:2: "));
+	}
+	db_close();
+}
+
+/* Token string of a glob without braces, as blast_tokens_meet takes it. */
+static size_t toks(const char *g, uint16_t *t)
+{
+	size_t n = 0;
+
+	for (; *g; g++) {
+		if (g[0] == '*' && g[1] == '*') {
+			t[n++] = VIGIL_GLOB_DSTAR;
+			g++;
+		} else {
+			t[n++] = *g == '*' ? VIGIL_GLOB_STAR :
+				 *g == '?' ? VIGIL_GLOB_ANY : (unsigned char)*g;
+		}
+	}
+	return n;
+}
+
+static int meet(const char *a, const char *b, bool opaque)
+{
+	uint16_t ta[256], tb[256];
+	size_t na = toks(a, ta), nb = toks(b, tb);
+
+	return blast_tokens_meet(ta, na, tb, nb, opaque);
+}
+
+/* The overlap of two globs, judged on the patterns alone. */
+static void test_sensitive_overlap(void **state)
+{
+	(void)state;
+	/* places: any text both match */
+	assert_int_equal(meet("/etc/ssl/private/*", "/etc/ssl/private/**", false), 1);
+	assert_int_equal(meet("/home/*/.ssh/config", "/home/*/.ssh/**", false), 1);
+	assert_int_equal(meet("/home/*/.config/x/rc", "/home/*/.ssh/**", false), 0);
+	assert_int_equal(meet("/proc/*/environ", "/proc/*/environ", false), 1);
+	assert_int_equal(meet("/proc/*/status", "/proc/*/environ", false), 0);
+	assert_int_equal(meet("/proc/*/status", "/proc/*/mem", false), 0);
+	assert_int_equal(meet("/etc/*", "/etc/shadow*", false), 1);
+	assert_int_equal(meet("/etc/ssl/*", "/etc/ssl/private/**", false), 0);
+	assert_int_equal(meet("/etc/ssl/*", "/etc/ssl/private", false), 1);
+	assert_int_equal(meet("/var/log/audit/*", "/var/log/audit/**", false), 1);
+	assert_int_equal(meet("/var/log/*", "/var/log/audit/**", false), 0);
+	assert_int_equal(meet("/sys/kernel/security/x/*", "/sys/kernel/security/**", false), 1);
+	assert_int_equal(meet("/sys/kernel/*", "/sys/kernel/security/**", false), 0);
+	/* '*' never crosses '/', '?' is one byte */
+	assert_int_equal(meet("/a/*", "/a/b/c", false), 0);
+	assert_int_equal(meet("/a/???", "/a/bc", false), 0);
+	assert_int_equal(meet("/a/???", "/a/b*", false), 1);
+	assert_int_equal(meet("/root/x", "/root/**", false), 1);
+	assert_int_equal(meet("/rootx/y", "/root/**", false), 0);
+	/* names: the glob's own text must spell one */
+	assert_int_equal(meet("/srv/k/*.key", "**/*.key", true), 1);
+	assert_int_equal(meet("/srv/k/srv-??????.key", "**/*.key", true), 1);
+	assert_int_equal(meet("/srv/k/state.??????", "**/*.key", true), 0);
+	assert_int_equal(meet("/usr/lib/libz.so*", "**/*.key", true), 0);
+	assert_int_equal(meet("/srv/k/*", "**/id_rsa*", true), 0);
+	assert_int_equal(meet("/srv/k/id_rsa.*", "**/id_rsa*", true), 1);
+	assert_int_equal(meet("/home/*/.ssh/id_rsa", "**/id_rsa*", true), 1);
+	/* the same without opacity: a star spells anything */
+	assert_int_equal(meet("/srv/k/state.??????", "**/*.key", false), 1);
+}
+
+/*
+ * Sensitive objects judged on the patterns, whatever exists: an empty
+ * /etc/ssl/private, one user's ~/.ssh/config, /var/log/audit and
+ * /sys/kernel/security read on a tree where none of them exists (and no
+ * /proc) never become globs; the literal rules that stay are marked;
+ * --root that does not exist is an error.
+ */
+static void test_safe_patterns(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300], name[700], err[300] = "";
+	int i;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-pat", dir);
+	snprintf(name, sizeof(name), "mkdir -p %s/etc/ssl/private %s/srv",
+		 root, root);
+	assert_int_equal(system(name), 0);
+	db_new("pat.db");
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "/etc/ssl/private/k%d.txt", i);
+		rec("/usr/bin/p", "open", "r", name);
+		snprintf(name, sizeof(name), "/var/log/audit/audit.log.%d", i);
+		rec("/usr/bin/p", "open", "r", name);
+		snprintf(name, sizeof(name), "/sys/kernel/security/x/f%d", i);
+		rec("/usr/bin/p", "open", "r", name);
+	}
+	rec("/usr/bin/p", "open", "r", "/home/alice/.ssh/config");
+	rec("/usr/bin/p", "open", "r", "/home/alice/.config/p/rc");
+	rec("/usr/bin/p", "open", "r", "/proc/123/environ");
+	rec("/usr/bin/p", "open", "r", "/proc/123/status");
+	rec("/usr/bin/p", "open", "r", "/etc/shadow");
+	rec("/usr/bin/p", "open", "r", "/srv/k/ab12cd.key");
+	rec("/usr/bin/p", "open", "r", "/srv/k/x9Kq2M.key");
+	rec("/usr/bin/p", "open", "r", "/srv/k/state.Ab3dE9");
+	rec("/usr/bin/p", "open", "r", "/srv/k/state.x9Kq2M");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/bin/p");
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/etc/ssl/private/*"));
+	r = must(sr, VIGIL_CLASS_FILE, "/etc/ssl/private/k0.txt");
+	assert_false(r->generalised);
+	assert_string_equal(r->sensitive, "/etc/ssl/private/**");
+	assert_non_null(strstr(r->blast, "not generalised to "
+			       "/etc/ssl/private/*: it would admit what the "
+			       "sensitive pattern /etc/ssl/private/** names"));
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/var/log/audit/*"));
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/var/log/audit/audit.log.*"));
+	r = must(sr, VIGIL_CLASS_FILE, "/var/log/audit/audit.log.3");
+	assert_string_equal(r->sensitive, "/var/log/audit/**");
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/sys/kernel/security/x/*"));
+	must(sr, VIGIL_CLASS_FILE, "/sys/kernel/security/x/f5");
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/home/*/.ssh/config"));
+	r = must(sr, VIGIL_CLASS_FILE, "/home/alice/.ssh/config");
+	assert_string_equal(r->sensitive, "/home/*/.ssh/**");
+	r = must(sr, VIGIL_CLASS_FILE, "/home/*/.config/p/rc");
+	assert_null(r->sensitive);
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/proc/*/environ"));
+	r = must(sr, VIGIL_CLASS_FILE, "/proc/123/environ");
+	assert_string_equal(r->sensitive, "/proc/*/environ");
+	must(sr, VIGIL_CLASS_FILE, "/proc/*/status");
+	r = must(sr, VIGIL_CLASS_FILE, "/etc/shadow");
+	assert_string_equal(r->sensitive, "/etc/shadow*");
+	/* a key's name spelled by the glob: refused; a random name: not */
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/srv/k/??????.key"));
+	r = must(sr, VIGIL_CLASS_FILE, "/srv/k/ab12cd.key");
+	assert_string_equal(r->sensitive, "**/*.key");
+	must(sr, VIGIL_CLASS_FILE, "/srv/k/state.??????");
+	check_covers(&rs);
+	/* the policy text marks each literal sensitive rule */
+	{
+		char *t = policy_text(&rs, false, NULL);
+
+		assert_non_null(strstr(t, "\t# sensitive: it matches /etc/shadow* "
+				       "of the sensitive list; the program used "
+				       "it (r) while learning: keep it only if "
+				       "it must\n\tfile r /etc/shadow\n"));
+		free(t);
+	}
+	vigil_ruleset_free(&rs);
+	/* --root that does not exist */
+	{
+		struct vigil_rules_opts o = { .check = true,
+					      .root = "/nonexistent-vigil" };
+
+		assert_int_equal(vigil_rules_load_opts(store, NULL, 0, &o, &rs,
+						       err, sizeof(err)),
+				 -ENOENT);
+		assert_string_equal(err, "--root /nonexistent-vigil: No such "
+				    "file or directory");
 	}
 	db_close();
 }
@@ -1184,6 +1345,8 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_safe_etc),
 		cmocka_unit_test(test_safe_blast),
+		cmocka_unit_test(test_sensitive_overlap),
+		cmocka_unit_test(test_safe_patterns),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),
 	};
