@@ -128,6 +128,8 @@ static const char *const heur_names[] = {
 	"home folder",
 	"not a path",
 	"random name",
+	"varying number",
+	"pid in name",
 };
 
 bool rules_has_meta(const char *s)
@@ -483,6 +485,7 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 	r->last = o->last;
 	r->distinct = 1;
 	r->uids = o->uids;
+	r->pid = o->pid;
 	r->examples = calloc(3, sizeof(*r->examples));
 	if (!r->examples)
 		return -ENOMEM;
@@ -579,6 +582,8 @@ static void rule_merge(struct vigil_rule *dst, struct vigil_rule *src)
 	rules_minmax(&dst->first, &dst->last, src->first, src->last);
 	dst->distinct += src->distinct;
 	dst->heuristics |= src->heuristics;
+	if (dst->pid != src->pid)
+		dst->pid = 0;
 	dst->generalised = dst->generalised || src->generalised;
 	uids_union(&dst->uids, &src->uids);
 	if (!dst->blast) {
@@ -623,6 +628,7 @@ static void rules_sort_merge(struct vigil_rule *rules, size_t *n)
 	*n = out;
 }
 
+#define VARY_SHAPE_MAX 64
 /* Siblings: index sorted by (access, folder). */
 static const struct vigil_rule *sib_base;
 
@@ -738,98 +744,190 @@ bool vigil_random_variant(const char *pat, const char *a, const char *b)
 }
 
 /*
- * Random names anywhere: two or more literal file rules whose names are
- * the same but for random-looking parts ("state.Ab3dE9", "state.x9Kq2M",
- * made by mktemp in different runs) become one rule with a '?' for each
- * byte of those parts ("state.??????"), if the machine allows it.
+ * Names that vary between runs (rules_vary.c): literal file rules of one
+ * folder and one shape whose names differ only in parts made anew by
+ * each run or process become one rule, a '*' over each such part
+ * (".state.*.tmp"); one name whose number is its task's pid too. Each
+ * glob is judged by the machine (sensitive list, blast radius).
  */
-static int heur_random(struct vigil_rule *rules, size_t *n, struct blast *b)
+struct vary_ix {
+	size_t i;		/* the rule */
+	size_t dlen;		/* its folder's length */
+	char shape[VARY_SHAPE_MAX];	/* its name's non-word bytes */
+};
+
+static const struct vigil_rule *vary_base;
+
+static void vary_shape(const char *name, char *shape)
 {
-	char **pat;
-	size_t i, j, k;
-	bool any = false;
+	size_t n = 0;
+
+	for (; *name && n + 2 < VARY_SHAPE_MAX; name++) {
+		if (is_word(*name)) {
+			if (n && shape[n - 1] == 'w')
+				continue;
+			shape[n++] = 'w';
+		} else {
+			shape[n++] = *name;
+		}
+	}
+	shape[n] = '\0';
+}
+
+static int vary_cmp(const void *a, const void *b)
+{
+	const struct vary_ix *x = a, *y = b;
+	const char *ox = vary_base[x->i].object, *oy = vary_base[y->i].object;
+	int c;
+
+	if (x->dlen != y->dlen)
+		return x->dlen < y->dlen ? -1 : 1;
+	c = memcmp(ox, oy, x->dlen);
+	if (!c)
+		c = strcmp(x->shape, y->shape);
+	if (!c)
+		c = strcmp(ox, oy);
+	return c;
+}
+
+static bool vary_same(const struct vary_ix *x, const struct vary_ix *y)
+{
+	return x->dlen == y->dlen &&
+	       !memcmp(vary_base[x->i].object, vary_base[y->i].object,
+		       x->dlen) && !strcmp(x->shape, y->shape);
+}
+
+/* Make the rules of ix[m[0..nm)] one glob, if the machine allows it. */
+static int vary_apply(struct vigil_rule *rules, const struct vary_ix *ix,
+		      const size_t *m, size_t nm, char *glob,
+		      unsigned int kind, struct blast *b, bool *any)
+{
+	char *note = NULL;
+	size_t k;
+	int rc = 1;
+
+	if (b)
+		rc = blast_judge(b, glob, (unsigned int)nm, true, &note);
+	if (rc < 0)
+		goto out;
+	for (k = 0; k < nm; k++) {
+		struct vigil_rule *r = &rules[ix[m[k]].i];
+		char *g, *o;
+
+		if (note && set_blast(r, note)) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (rc != 1)
+			continue;
+		g = vigil_glob_escape_dup(glob, strlen(glob), true);
+		o = strdup(glob);
+		if (!g || !o) {
+			free(g);
+			free(o);
+			rc = -ENOMEM;
+			goto out;
+		}
+		free(r->glob);
+		r->glob = g;
+		free(r->object);
+		r->object = o;
+		free(r->sensitive);
+		r->sensitive = NULL;
+		r->heuristics |= kind;
+		r->generalised = true;
+		*any = true;
+	}
+	rc = 0;
+out:
+	free(note);
+	return rc;
+}
+
+static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
+{
+	struct vary_ix *ix;
+	struct vary_name *vn = NULL;
+	size_t *m = NULL, ni = 0, i, j, k, g, nm;
+	bool *done = NULL, any = false;
+	unsigned int kind;
+	char *glob;
 	int rc = 0;
 
-	pat = calloc(*n ? *n : 1, sizeof(*pat));
-	if (!pat)
-		return -ENOMEM;
-	for (i = 0; i < *n && !rc; i++) {
+	ix = calloc(*n ? *n : 1, sizeof(*ix));
+	vn = calloc(*n ? *n : 1, sizeof(*vn));
+	m = calloc(*n ? *n : 1, sizeof(*m));
+	done = calloc(*n ? *n : 1, sizeof(*done));
+	if (!ix || !vn || !m || !done) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < *n; i++) {
 		const struct vigil_rule *r = &rules[i];
 
-		if (r->class == VIGIL_CLASS_FILE && !r->generalised &&
-		    !r->heuristics && r->object[0] == '/' &&
-		    !rules_has_meta(r->object))
-			pat[i] = random_pattern(r->object, &rc);
+		if (r->class != VIGIL_CLASS_FILE || r->generalised ||
+		    r->heuristics || r->object[0] != '/' ||
+		    rules_has_meta(r->object))
+			continue;
+		ix[ni].i = i;
+		ix[ni].dlen = dir_len(r->object);
+		vary_shape(r->object + ix[ni].dlen + 1, ix[ni].shape);
+		ni++;
 	}
-	for (i = 0; i < *n && !rc; i++) {
-		unsigned int members = 0;
-		char *note = NULL, *glob;
+	vary_base = rules;
+	qsort(ix, ni, sizeof(*ix), vary_cmp);
+	for (i = 0; i < ni && !rc; i = j) {
+		for (j = i + 1; j < ni && vary_same(&ix[i], &ix[j]); j++)
+			;
+		/* within one folder and shape: grow a group from each name */
+		for (g = i; g < j && !rc; g++) {
+			if (done[g])
+				continue;
+			nm = 0;
+			m[nm++] = g;
+			for (k = g + 1; k < j; k++) {
+				const struct vigil_rule *r;
+				size_t q;
 
-		if (!pat[i])
-			continue;
-		/* members: the same pattern, and random parts that differ from
-		 * the first one's in at least half of their bytes (names that
-		 * differ between runs, not "python2" and "python3") */
-		for (j = i; j < *n; j++) {
-			if (!pat[j] || strcmp(pat[i], pat[j]))
-				continue;
-			if (j != i && !vigil_random_variant(pat[i],
-							    rules[i].object,
-							    rules[j].object)) {
-				free(pat[j]);
-				pat[j] = NULL;
-				continue;
-			}
-			members++;
-		}
-		if (members < 2) {
-			free(pat[i]);
-			pat[i] = NULL;
-			continue;
-		}
-		rc = 1;
-		if (b)
-			rc = blast_judge(b, pat[i], members, true, &note);
-		if (rc < 0)
-			break;
-		for (j = *n; j-- > i;) {
-			struct vigil_rule *r = &rules[j];
-
-			if (!pat[j] || strcmp(pat[i], pat[j]))
-				continue;
-			if (note && set_blast(r, note)) {
-				rc = -ENOMEM;
-				break;
-			}
-			if (rc == 1) {
-				glob = vigil_glob_escape_dup(pat[j],
-							     strlen(pat[j]),
-							     true);
-				if (!glob) {
-					rc = -ENOMEM;
-					break;
+				if (done[k])
+					continue;
+				m[nm++] = k;
+				for (q = 0; q < nm; q++) {
+					r = &rules[ix[m[q]].i];
+					vn[q] = (struct vary_name){ r->object,
+						r->first, r->last, r->pid };
 				}
-				free(r->glob);
-				r->glob = glob;
-				free(r->object);
-				r->object = pat[j];
-				r->heuristics |= VIGIL_HEUR_RANDOM;
-				r->generalised = true;
-				any = true;
-			} else {
-				free(pat[j]);
+				rc = rules_vary_glob(vn, nm, &glob, &kind);
+				if (rc)
+					break;
+				if (!glob)
+					nm--;
+				free(glob);
 			}
-			pat[j] = NULL;
+			if (rc)
+				break;
+			for (k = 0; k < nm; k++) {
+				const struct vigil_rule *r = &rules[ix[m[k]].i];
+
+				vn[k] = (struct vary_name){ r->object, r->first,
+							    r->last, r->pid };
+			}
+			rc = rules_vary_glob(vn, nm, &glob, &kind);
+			if (rc || !glob)
+				continue;
+			for (k = 0; k < nm; k++)
+				done[m[k]] = true;
+			rc = vary_apply(rules, ix, m, nm, glob, kind, b, &any);
+			free(glob);
 		}
-		free(note);
-		if (rc >= 0)
-			rc = 0;
 	}
-	for (k = 0; k < *n; k++)
-		free(pat[k]);
-	free(pat);
 	if (!rc && any)
 		rules_sort_merge(rules, n);
+out:
+	free(ix);
+	free(vn);
+	free(m);
+	free(done);
 	return rc;
 }
 
@@ -1007,6 +1105,8 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 			d->access |= obs[i].access;
 			d->count += obs[i].count;
 			d->exec = d->exec || obs[i].exec;
+			if (d->pid != obs[i].pid)
+				d->pid = 0;
 			uids_union(&d->uids, &obs[i].uids);
 			rules_minmax(&d->first, &d->last, obs[i].first,
 			       obs[i].last);
@@ -1042,7 +1142,7 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 	}
 	rules_sort_merge(rules, &n);
 	if (!strict) {
-		rc = heur_random(rules, &n, b);
+		rc = heur_vary(rules, &n, b);
 		if (!rc)
 			rc = heur_siblings(rules, &n, b);
 		if (rc)

@@ -73,6 +73,8 @@ struct vigil_rule {
 	 * "# sensitive:" line above it). Else NULL.
 	 */
 	char *sensitive;
+	/* The records' pid when they all had one, else 0 (rules.c). */
+	uint32_t pid;
 };
 
 /* Whether r was seen only under uids its subject never ran as. */
@@ -95,6 +97,10 @@ enum {
 	VIGIL_HEUR_RELATIVE = 1 << 5,
 	/* names that differ between runs in a random-looking part */
 	VIGIL_HEUR_RANDOM = 1 << 6,
+	/* names that differ between runs in a number (rules_vary.c) */
+	VIGIL_HEUR_NUMBER = 1 << 7,
+	/* a number in the name that is the pid of the task using it */
+	VIGIL_HEUR_PID = 1 << 8,
 };
 
 #define VIGIL_SIBLINGS_MIN 5

@@ -23,7 +23,25 @@ struct obs {
 	int64_t first, last;
 	bool exec;		/* some of it was op=exec */
 	struct vigil_uids uids;
+	uint32_t pid;		/* the records' pid when all had one, or 0 */
 };
+
+/* rules_vary.c: names that vary between runs (issue 24 §1). */
+struct vary_name {
+	const char *path;	/* absolute, no glob metacharacter */
+	int64_t first, last;	/* when it was used (seconds) */
+	uint32_t pid;		/* the records' pid, or 0 */
+};
+/* Digits a number has at least to vary between runs (not "log.1"). */
+#define VARY_DIGITS_MIN 3
+/*
+ * The least glob (unescaped, '*' the only operator) over names[0..n),
+ * all of one folder, a '*' for each part that varies between them with
+ * the evidence (see rules_vary.c), or for one name its pid; *ret NULL
+ * when there is none. *kind: the VIGIL_HEUR_* it used. 0 or -ENOMEM.
+ */
+int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
+		    unsigned int *kind);
 
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l);
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */

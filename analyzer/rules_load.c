@@ -70,6 +70,7 @@ static int row_obs(const struct vigil_store_obs *row, struct obs *o)
 	o->first = row->first;
 	o->last = row->last;
 	rules_uids_add(&o->uids, row->uid);
+	o->pid = row->pid;
 	o->object = strdup(obj);
 	c = o->object ? 1 : -ENOMEM;
 	return c;

@@ -154,6 +154,7 @@ struct vigil_store_obs {
 	uint64_t records;	/* how many records */
 	uint64_t snapshot;	/* non-zero: in the latest snapshot */
 	uint32_t uid;
+	uint32_t pid;		/* the records' pid when all had one, else 0 */
 };
 /*
  * Each observation, ordered by exe, via, op, access, object, uid, to fn. 0;

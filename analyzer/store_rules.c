@@ -31,10 +31,12 @@
 	"  AND (NOT ?7 OR via IS NULL) "
 static const char obs_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
-	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v FROM ("
+	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v, "
+	"CASE WHEN min(p0) = max(p1) THEN min(p0) END FROM ("
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
 	"  uid, count(*) AS n, "
-	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src "
+	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src, "
+	"  min(pid) AS p0, max(pid) AS p1 "
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
@@ -44,7 +46,8 @@ static const char obs_sql[] =
 	"  GROUP BY exe, v, op, access, object, uid"
 	" UNION ALL"
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, sum(count), min(first), max(last), 1 FROM kernel_tuples "
+	"  uid, sum(count), min(first), max(last), 1, NULL, NULL "
+	"  FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
@@ -115,6 +118,7 @@ int vigil_store_observations(struct vigil_store *s,
 		row.snapshot = (uint64_t)sqlite3_column_int64(st, 8);
 		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
 		row.via = store_col_text(st, 10);
+		row.pid = (uint32_t)sqlite3_column_int64(st, 11);
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;
