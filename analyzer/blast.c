@@ -546,6 +546,45 @@ static int sensitive_overlap(const struct blast *b, const char *object,
 	return rc < 0 ? rc : 0;
 }
 
+int vigil_sensitive_beneath(const char *dir, const char **ret)
+{
+	size_t n = strlen(dir), i, k, off;
+	u16 *a = malloc((n + 3) * sizeof(*a));
+	struct vigil_glob_alts *al = NULL;
+	char why[64];
+	int rc = 0;
+
+	*ret = NULL;
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		a[i] = (unsigned char)dir[i];
+	if (!n || dir[n - 1] != '/')
+		a[n++] = '/';
+	a[n++] = VIGIL_GLOB_DSTAR;
+	for (i = 0; vigil_sensitive_builtin[i] && !*ret && rc >= 0; i++) {
+		const char *src = vigil_sensitive_builtin[i];
+
+		rc = vigil_glob_expand(src, strlen(src), &al, why, sizeof(why));
+		if (rc)
+			break;
+		for (k = 0, off = 0; k < al->nalts; off += al->lens[k++]) {
+			rc = blast_tokens_meet(a, n, al->toks + off,
+					       al->lens[k], src[0] != '/');
+			if (rc < 0)
+				break;
+			if (rc) {
+				*ret = src;
+				break;
+			}
+		}
+		vigil_glob_alts_free(al);
+		al = NULL;
+	}
+	free(a);
+	return rc < 0 ? rc : 0;
+}
+
 const char *blast_sensitive(const struct blast *b, const char *path)
 {
 	return b ? sensitive(b, path) : NULL;

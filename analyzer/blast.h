@@ -43,6 +43,14 @@ int blast_judge(struct blast *b, const char *object, unsigned int observed,
 const char *blast_sensitive(const struct blast *b, const char *path);
 
 /*
+ * A built-in sensitive pattern that names something beneath the folder
+ * dir (dir/STAR-STAR overlaps it; a name pattern only where dir's text
+ * spells the name), in *ret, or NULL. 0 or -ENOMEM. The Landlock export
+ * never moves rights up to such a folder.
+ */
+int vigil_sensitive_beneath(const char *dir, const char **ret);
+
+/*
  * Whether some text matches both token strings (match.h's brace-free
  * tokens: bytes, VIGIL_GLOB_STAR, _DSTAR, _ANY); opaque: a's wildcards
  * never spell a byte of b's. 1, 0 or -ENOMEM. For the unit tests.

@@ -101,6 +101,8 @@ enum {
 	VIGIL_HEUR_NUMBER = 1 << 7,
 	/* a number in the name that is the pid of the task using it */
 	VIGIL_HEUR_PID = 1 << 8,
+	/* a content-addressed store: DIR/HH/HASH as DIR/??/STAR */
+	VIGIL_HEUR_STORE = 1 << 9,
 };
 
 #define VIGIL_SIBLINGS_MIN 5

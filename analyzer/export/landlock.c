@@ -17,6 +17,7 @@
 #include "driver.h"
 #include "object.h"
 #include "landlock.h"
+#include "blast.h"
 
 const struct vl_name vl_fs_names[] = {
 	{ "execute", VL_FS_EXECUTE },
@@ -98,6 +99,14 @@ struct ll {
 	unsigned int abi;
 	struct ll_ent *ents;
 	size_t nents;
+	/*
+	 * Paths the program created while learning (literal rules with c):
+	 * they and what is beneath them may not exist when the ruleset is
+	 * applied. cfold/dfold: the folders it created (c, l) and removed
+	 * (d) names in, for refer.
+	 */
+	char **created, **cfold, **dfold;
+	size_t ncreated, ncfold, ndfold;
 	struct ll_port *ports;
 	size_t nports;
 	struct export_notes *general, *left;
@@ -158,6 +167,67 @@ static size_t parent_len(const char *path)
 	if (!s || s == path)
 		return 1;
 	return s - path;
+}
+
+/* Add path[0..len) to a list of strings, once. */
+static int list_add(char ***v, size_t *n, const char *path, size_t len)
+{
+	char **w;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strlen((*v)[i]) == len && !memcmp((*v)[i], path, len))
+			return 0;
+	w = realloc(*v, (*n + 1) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*v = w;
+	w[*n] = strndup(path, len);
+	if (!w[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static void list_free(char ***v, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+/* Whether p is a or beneath it. */
+static bool path_within(const char *p, const char *a)
+{
+	size_t n = strlen(a);
+
+	if (!strcmp(a, "/"))
+		return true;
+	return !strncmp(p, a, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/*
+ * What the program did to names while learning, for the ruleset's
+ * lifting and refer: the paths it created, the folders it created or
+ * linked names in and those it removed names from.
+ */
+static int ll_evidence(struct ll *l, const char *path, bool lit,
+		       uint64_t acc)
+{
+	size_t fl = lit ? parent_len(path) : strlen(path);
+	int rc = 0;
+
+	if (lit && (acc & VIGIL_FILE_C))
+		rc = list_add(&l->created, &l->ncreated, path, strlen(path));
+	if (!rc && (acc & (VIGIL_FILE_C | VIGIL_FILE_L)))
+		rc = list_add(&l->cfold, &l->ncfold, path, fl);
+	if (!rc && (acc & VIGIL_FILE_D))
+		rc = list_add(&l->dfold, &l->ndfold, path, fl);
+	return rc;
 }
 
 /* Whether path can go into JSON unchanged as UTF-8. */
@@ -238,6 +308,9 @@ static int ll_file(struct ll *l, const struct vigil_rule *r)
 		d |= VL_FS_REMOVE_FILE | VL_FS_REMOVE_DIR;
 	if (acc & VIGIL_FILE_L)
 		d |= VL_FS_MAKE_REG;
+	rc = ll_evidence(l, path, lit, acc);
+	if (rc)
+		goto out;
 	if (!lit) {
 		/* Everything beneath the glob's literal folder. */
 		if (acc & VIGIL_FILE_R)
@@ -394,6 +467,129 @@ static void json_rights(FILE *f, uint64_t rights, const struct vl_name *v,
 	fputc(']', f);
 }
 
+/* The parent of path (a new string; "/" stays "/"). */
+static char *parent_dup(const char *path)
+{
+	return strndup(path, parent_len(path));
+}
+
+/*
+ * A ruleset never names a path that may not exist when it is applied:
+ * each entry on a path the program created while learning, or beneath
+ * one, goes to the created path's parent, or the nearest folder above
+ * that exists here, with its own rights (the rules beneath it need
+ * them), said in the .txt; unless that folder holds what a sensitive
+ * pattern names (/var/lib, /home/NAME, /): then it stays. Then, when
+ * the program created or linked names in one folder and removed names
+ * in another while learning (a rename or link across folders, which
+ * fails with EXDEV without it), refer (ABI 2) on every entry that may
+ * make or remove names.
+ */
+static int ll_settle(struct ll *l)
+{
+	struct ll_ent *old = l->ents;
+	size_t nold = l->nents, i, j;
+	bool cross = false;
+	int rc = 0;
+
+	l->ents = NULL;
+	l->nents = 0;
+	for (i = 0; i < nold; i++) {
+		char *t = strdup(old[i].path), *p;
+		const char *top = NULL, *why = NULL, *sens = NULL;
+		struct stat st;
+
+		if (!t) {
+			rc = -ENOMEM;
+			break;
+		}
+		/* the topmost created path it is, or is beneath */
+		for (j = 0; j < l->ncreated; j++)
+			if (path_within(t, l->created[j]) &&
+			    (!top || strlen(l->created[j]) < strlen(top)))
+				top = l->created[j];
+		if (top) {
+			free(t);
+			t = parent_dup(top);
+			why = "created by the program while learning";
+		}
+		/* up to the nearest folder that exists here */
+		while (t && top && strcmp(t, "/") && lstat(t, &st)) {
+			p = parent_dup(t);
+			free(t);
+			t = p;
+		}
+		if (!t) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (top) {
+			rc = vigil_sensitive_beneath(t, &sens);
+			if (rc)
+				break;
+		}
+		if (sens) {
+			/* never rights over a folder of secrets */
+			char *e = vigil_glob_escape_dup(old[i].path,
+							strlen(old[i].path),
+							false);
+			char *et = vigil_glob_escape_dup(t, strlen(t), false);
+
+			rc = e && et ? note_add(l->left, "%s: created by the "
+						"program while learning, kept: "
+						"%s holds what the sensitive "
+						"pattern %s names (vigil run "
+						"skips it when absent)", e, et,
+						sens) : -ENOMEM;
+			free(e);
+			free(et);
+			free(t);
+			t = strdup(old[i].path);
+			if (!t)
+				rc = -ENOMEM;
+		} else if (strcmp(t, old[i].path)) {
+			char *e = vigil_glob_escape_dup(old[i].path,
+							strlen(old[i].path),
+							false);
+			char *et = vigil_glob_escape_dup(t, strlen(t), false);
+
+			rc = e && et ? note_add(l->left, "%s: may not exist "
+						"when the ruleset is applied "
+						"(%s): its rights are granted "
+						"on %s, the nearest folder "
+						"that exists (broader)", e,
+						why, et) : -ENOMEM;
+			free(e);
+			free(et);
+		}
+		if (!rc)
+			rc = ll_add(l, t, strlen(t), old[i].rights);
+		free(t);
+		if (rc)
+			break;
+	}
+	for (i = 0; i < nold; i++)
+		free(old[i].path);
+	free(old);
+	if (rc || l->abi < 2)
+		return rc;
+	for (i = 0; i < l->ncfold && !cross; i++)
+		for (j = 0; j < l->ndfold && !cross; j++)
+			cross = strcmp(l->cfold[i], l->dfold[j]) != 0;
+	if (!cross)
+		return 0;
+	for (i = 0; i < l->nents; i++)
+		if (l->ents[i].rights & (VL_MAKE_ANY | VL_FS_REMOVE_FILE |
+					 VL_FS_REMOVE_DIR))
+			l->ents[i].rights |= VL_FS_REFER;
+	return note_add(l->general, "refer (ABI 2) granted where names may "
+			"be made or removed: the program created or linked "
+			"names in one folder and removed names from another "
+			"while learning (a rename or link across folders, "
+			"EXDEV without refer); Landlock still refuses a move "
+			"that would gain rights");
+}
+
 static int ll_json(struct ll *l, FILE *f)
 {
 	size_t i, j, m = 0;
@@ -460,6 +656,9 @@ static void ll_reset(struct ll *l)
 	l->ents = NULL;
 	l->ports = NULL;
 	l->nents = l->nports = 0;
+	list_free(&l->created, &l->ncreated);
+	list_free(&l->cfold, &l->ncfold);
+	list_free(&l->dfold, &l->ndfold);
 }
 
 static const char *const ll_general[] = {
@@ -471,15 +670,17 @@ static const char *const ll_general[] = {
 	"right; the dynamic loader needs execute), c->make_reg, "
 	"make_dir, make_sym, make_sock, make_fifo on the folder, "
 	"d->remove_file and remove_dir on the folder, l->make_reg "
-	"on the folder (refer is not granted: links and renames "
-	"across folders fail with EXDEV), t->truncate (ABI 3), "
-	"i->ioctl_dev (ABI 5)",
+	"on the folder, t->truncate (ABI 3), i->ioctl_dev (ABI 5); "
+	"refer only where the program moved names across folders",
 	"the subject's executable, and those of the children it runs "
 	"that are subjects here, get execute and read_file (so vigil "
 	"run can exec it); the children's rules are included (a "
 	"Landlock domain is inherited across exec)",
-	"vigil run skips paths that do not exist when it starts (with "
-	"a warning): what they allow is then denied",
+	"a path the program created while learning (or one beneath it) "
+	"is never named: its rights go to the nearest folder above it that "
+	"exists (listed below), unless that folder holds sensitive objects; "
+	"vigil run skips a path that does not exist when it starts (with "
+	"a warning)",
 	"the header is this file because JSON has no comments; the "
 	".json file is plain landlockconfig",
 };
@@ -545,6 +746,10 @@ static int ll_subject_end(struct export_ctx *c)
 	name = export_subject_name(c->sr->exe);
 	if (!name)
 		goto out;
+	rc = ll_settle(l);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
 	f = open_memstream(&text, &len);
 	if (!f)
 		goto out;

@@ -570,6 +570,95 @@ static void test_landlock(void **state)
 	tdir_rm(&d);
 }
 
+
+/*
+ * Trees the program creates (issue 24 §3): a ruleset never names a path
+ * the program created while learning or one beneath it, but the nearest
+ * folder above that exists, with the rights beneath, said in the .txt;
+ * never a folder of secrets; refer where it moved names across folders.
+ */
+static void test_landlock_tree(void **state)
+{
+	struct export_opts o = opts;
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { .first = T0, .last = T0 + 60 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, err[256], p[300], want[600];
+
+	(void)state;
+	tdir_make(&d);
+	sr = add_subject(&rs, "/usr/bin/mk");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/etc/hostname", false);
+	snprintf(p, sizeof(p), "%s/data", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(C), p, false);
+	snprintf(p, sizeof(p), "%s/data/incoming", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(C), p, false);
+	snprintf(p, sizeof(p), "%s/data/incoming/*", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C) | F(D), p, true);
+	snprintf(p, sizeof(p), "%s/data/active/*", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(C), p, true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(C), "/var/lib/vigil-newapp", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C),
+		 "/var/lib/vigil-newapp/db", false);
+	o.landlock_abi = 2;
+	assert_int_equal(export_run(&export_landlock, &rs, d.path, &o,
+				    &files), 0);
+	text = slurp(files.paths[0]);
+	snprintf(p, sizeof(p), "%s/data", d.path);
+	assert_null(strstr(text, p));
+	snprintf(want, sizeof(want), "\"allowedAccess\": [\"write_file\", "
+		 "\"read_file\", \"read_dir\", \"remove_dir\", "
+		 "\"remove_file\", \"make_dir\", \"make_reg\", \"make_sock\", "
+		 "\"make_fifo\", \"make_sym\", \"refer\"],\n      \"parent\": "
+		 "[\n        \"%s\"\n", d.path);
+	assert_true(contains(text, want));
+	/* /var/lib holds vigil's database: the created folder stays */
+	assert_true(contains(text, "\"/var/lib/vigil-newapp\"\n"));
+	assert_int_equal(vigil_landlock_check(text, strlen(text), err,
+					      sizeof(err)), 0);
+	free(text);
+	text = slurp(files.paths[1]);
+	snprintf(want, sizeof(want), "#   - %s/data/incoming: may not exist "
+		 "when the ruleset is applied (created by the program while "
+		 "learning): its rights are granted on %s, the nearest folder "
+		 "that exists (broader)", d.path, d.path);
+	assert_true(contains(text, want));
+	assert_true(contains(text, "#   - /var/lib/vigil-newapp: created by "
+			     "the program while learning, kept: /var/lib "
+			     "holds what the sensitive pattern "
+			     "/var/lib/vigil/** names"));
+	assert_true(contains(text, "refer (ABI 2) granted where names may be "
+			     "made or removed"));
+	free(text);
+	export_files_free(&files);
+	/* ABI 1 has no refer */
+	o.landlock_abi = 1;
+	assert_int_equal(export_run(&export_landlock, &rs, d.path, &o,
+				    &files), 0);
+	text = slurp(files.paths[0]);
+	assert_null(strstr(text, "refer"));
+	free(text);
+	export_files_free(&files);
+	/* made and removed in one folder only: no refer */
+	vigil_ruleset_free(&rs);
+	memset(&rs, 0, sizeof(rs));
+	sr = add_subject(&rs, "/usr/bin/mk");
+	snprintf(p, sizeof(p), "%s/x/a", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), p, false);
+	snprintf(p, sizeof(p), "%s/x/b", d.path);
+	add_rule(sr, VIGIL_CLASS_FILE, F(D), p, false);
+	o.landlock_abi = 2;
+	assert_int_equal(export_run(&export_landlock, &rs, d.path, &o,
+				    &files), 0);
+	text = slurp(files.paths[0]);
+	assert_null(strstr(text, "refer"));
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 static void test_landlock_reader(void **state)
 {
 	static const struct {
@@ -1327,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_apparmor),
 		cmocka_unit_test(test_apparmor_trial_safe),
 		cmocka_unit_test(test_landlock),
+		cmocka_unit_test(test_landlock_tree),
 		cmocka_unit_test(test_landlock_reader),
 		cmocka_unit_test(test_run_landlock),
 		cmocka_unit_test(test_systemd),

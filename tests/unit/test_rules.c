@@ -1308,6 +1308,57 @@ static void test_vary_db(void **state)
 }
 
 /*
+ * A content-addressed store: objects in two-hex-digit fan-out folders
+ * under hashed names, temp names made in them, the folders made and
+ * removed: one rule over the shape for each; a two-letter folder
+ * without hashed objects stays literal.
+ */
+static void test_store_db(void **state)
+{
+	static const char o[] = "/srv/r/.git/objects";
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300], name[160];
+	char *t;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-store", dir);
+	touch_in(root, "/srv/r/.git/HEAD");
+	db_new("store.db");
+	snprintf(name, sizeof(name), "%s/4d", o);
+	rec("/usr/bin/git", "mkdir", "c", name);
+	snprintf(name, sizeof(name), "%s/4d/tmp_obj_PV8brY", o);
+	rec("/usr/bin/git", "open", "wc", name);
+	rec("/usr/bin/git", "unlink", "d", name);
+	snprintf(name, sizeof(name), "%s/4d/2b1e5f1c0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e", o);
+	rec("/usr/bin/git", "link", "l", name);
+	rec("/usr/bin/git", "open", "r", name);
+	snprintf(name, sizeof(name), "%s/9a/0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c", o);
+	rec("/usr/bin/git", "open", "r", name);
+	snprintf(name, sizeof(name), "%s/9a", o);
+	rec("/usr/bin/git", "rmdir", "d", name);
+	rec("/usr/bin/git", "open", "r", "/srv/x/ab/readme");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/bin/git");
+	r = must(sr, VIGIL_CLASS_FILE, "/srv/r/.git/objects/?" "?/*");
+	assert_string_equal(r->why, "content-addressed store");
+	assert_int_equal(r->distinct, 3);
+	assert_int_equal(r->access, VIGIL_FILE_R | VIGIL_FILE_W |
+			 VIGIL_FILE_C | VIGIL_FILE_D | VIGIL_FILE_L);
+	r = must(sr, VIGIL_CLASS_FILE, "/srv/r/.git/objects/?" "?");
+	assert_int_equal(r->access, VIGIL_FILE_C | VIGIL_FILE_D);
+	must(sr, VIGIL_CLASS_FILE, "/srv/x/ab/readme");
+	check_covers(&rs);
+	t = policy_text(&rs, false, NULL);
+	assert_non_null(strstr(t, "heuristic: content-addressed store; "
+			       "blast radius 0 more existing"));
+	free(t);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
  * /proc/PID: six pids of maps are one name, never siblings; random names
  * made by mktemp in the program's own folder differ between runs in that
  * part only; one such name alone stays literal.
@@ -1423,6 +1474,7 @@ int main(void)
 		cmocka_unit_test(test_sensitive_overlap),
 		cmocka_unit_test(test_safe_patterns),
 		cmocka_unit_test(test_vary_db),
+		cmocka_unit_test(test_store_db),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),
 	};
