@@ -9,9 +9,10 @@
  *    them, after a shared prefix such as "temp-"), and the names were
  *    used in separate time spans (one after the other: runs), or each
  *    number is the pid of the task that used the name;
- *  - a random run: each name's part looks random (6 or more of
- *    [A-Za-z0-9_] with a digit or both cases, or 8 or more hex digits) and
- *    the parts differ in at least half of their bytes, or in length;
+ *  - a random run: each name's part is 6 or more of [A-Za-z0-9_], more
+ *    than half of them look random (a digit or both cases, or 8 or more
+ *    hex digits: mkstemp may draw "abcdef"), and the parts differ from
+ *    the first name's in at least half of their bytes, or in length;
  *  - one name alone whose number is the pid of the task that used it.
  *
  * Two config files that differ by a digit ("site1.conf", "python2.cfg")
@@ -123,7 +124,7 @@ static unsigned int judge(const struct vary_name *names,
 			  const struct part *const *v, size_t n, size_t *pre,
 			  size_t *suf)
 {
-	size_t p, s, minlen = (size_t)-1, i, j, k;
+	size_t p, s, minlen = (size_t)-1, i, j, k, looks = 0;
 	bool pids = true, apart = true, random = true;
 
 	for (i = 0; i < n; i++)
@@ -183,13 +184,16 @@ static unsigned int judge(const struct vary_name *names,
 		size_t ml = v[i]->len - *pre - *suf;
 		size_t ml0 = v[0]->len - *pre - *suf, d = 0, q;
 
-		random = random_run(m, ml);
+		/* mkstemp may draw "abcdef": most, not all, must look it */
+		looks += random_run(m, ml);
+		random = ml >= 6;
 		if (!random || !i || ml != ml0)
 			continue;
 		for (q = 0; q < ml; q++)
 			d += m[q] != m0[q];
 		random = 2 * d >= ml;
 	}
+	random = random && 2 * looks > n;
 	return random ? VIGIL_HEUR_RANDOM : 0;
 }
 

@@ -189,15 +189,23 @@ static const char *aa_dir_suffix(const struct glob_toks *g, uint64_t acc)
 	char *lit;
 	int rc;
 
-	/* Only read (opendir), create, delete and chmod apply to folders. */
-	if (acc & ~(uint64_t)(VIGIL_FILE_R | VIGIL_FILE_C | VIGIL_FILE_D |
-			      VIGIL_FILE_S))
-		return "";
 	if (g->n && g->t[g->n - 1].kind == GT_STAR2)
 		return "";
 	if (g->n && g->t[g->n - 1].kind == GT_LIT && g->t[g->n - 1].c == '/')
 		return "";
 	lit = glob_toks_text(g);
+	/*
+	 * Only read (opendir), create, delete and chmod apply to folders;
+	 * but a glob with c may name folders the program makes (mkdir asks
+	 * AppArmor for the name with its trailing '/'), whatever else it
+	 * grants: ".git/STAR" with rwcd must let git make ".git/hooks/".
+	 */
+	if ((lit || !(acc & VIGIL_FILE_C)) &&
+	    (acc & ~(uint64_t)(VIGIL_FILE_R | VIGIL_FILE_C | VIGIL_FILE_D |
+			       VIGIL_FILE_S))) {
+		free(lit);
+		return "";
+	}
 	if (!lit)
 		return "{,/}";
 	rc = stat(lit, &st);

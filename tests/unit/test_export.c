@@ -572,6 +572,41 @@ static void test_landlock(void **state)
 
 
 /*
+ * A glob with c may name the folders the program makes: AppArmor's
+ * mkdir asks for the name with its trailing '/', whatever else the rule
+ * grants (git's ".git/STAR" with rwcd and its hooks/ folder).
+ */
+static void test_apparmor_mkdir_glob(void **state)
+{
+	struct export_opts o = opts;
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { .first = T0, .last = T0 + 60 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text;
+
+	(void)state;
+	tdir_make(&d);
+	sr = add_subject(&rs, "/usr/bin/mk");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C) | F(D),
+		 "/srv/vigil-none/.git/*", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/srv/vigil-none/log/*",
+		 true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/srv/vigil-none/out",
+		 false);
+	assert_int_equal(export_run(&export_apparmor, &rs, d.path, &o,
+				    &files), 0);
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "  \"/srv/vigil-none/.git/*{,/}\" rw,\n"));
+	assert_true(contains(text, "  \"/srv/vigil-none/log/*\" rw,\n"));
+	assert_true(contains(text, "  \"/srv/vigil-none/out\" w,\n"));
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/*
  * Trees the program creates (issue 24 §3): a ruleset never names a path
  * the program created while learning or one beneath it, but the nearest
  * folder above that exists, with the rights beneath, said in the .txt;
@@ -1417,6 +1452,7 @@ int main(void)
 		cmocka_unit_test(test_apparmor_trial_safe),
 		cmocka_unit_test(test_landlock),
 		cmocka_unit_test(test_landlock_tree),
+		cmocka_unit_test(test_apparmor_mkdir_glob),
 		cmocka_unit_test(test_landlock_reader),
 		cmocka_unit_test(test_run_landlock),
 		cmocka_unit_test(test_systemd),
