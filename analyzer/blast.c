@@ -466,7 +466,7 @@ int blast_tokens_meet(const u16 *a, size_t na, const u16 *b, size_t nb,
 {
 	size_t w = nb + 1, cells = (na + 1) * w, top = 0, i, j;
 	unsigned char *seen = calloc(cells, 1);
-	size_t *stack = malloc(cells * 2 * sizeof(*stack));
+	size_t *stack = malloc(cells * sizeof(*stack));	/* each cell once */
 	int rc = 0;
 
 	if (!seen || !stack) {
