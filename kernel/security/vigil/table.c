@@ -215,9 +215,12 @@ static struct vigil_uid_share *share_of(struct vigil_table *t, kuid_t uid)
 /*
  * May @us record one more first sighting now? Within its own rate, and
  * within all persons' together, of which a person that took little of
- * late may take more (bounds.h). Takes a token of each if so.
+ * late may take more (bounds.h); a release (@late) never takes that part:
+ * a backlog of held-back tuples does not delay a newcomer's first
+ * sightings. Takes a token of each if so.
  */
-static bool share_may_record(struct vigil_table *t, struct vigil_uid_share *us)
+static bool share_may_record(struct vigil_table *t, struct vigil_uid_share *us,
+			     bool late)
 {
 	bucket_refill(&us->tokens, &us->stamp, VIGIL_UID_BURST,
 		      VIGIL_UID_RATE);
@@ -226,7 +229,8 @@ static bool share_may_record(struct vigil_table *t, struct vigil_uid_share *us)
 	if (!us->tokens ||
 	    !vigil_pool_admit(VIGIL_UNPRIV_BURST,
 			      VIGIL_UNPRIV_BURST - t->tokens,
-			      VIGIL_UID_BURST - us->tokens, 1))
+			      late ? VIGIL_UNPRIV_BURST :
+				     VIGIL_UID_BURST - us->tokens, 1))
 		return false;
 	us->tokens--;
 	t->tokens--;
@@ -618,7 +622,8 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	if (!make_room(t, us, size))
 		goto refuse;
 	*ret_held = false;
-	if (us && verdict != VIGIL_VERDICT_ALLOW && !share_may_record(t, us)) {
+	if (us && verdict != VIGIL_VERDICT_ALLOW &&
+	    !share_may_record(t, us, false)) {
 		/* Held back, it must stay until recorded: or not be kept. */
 		if (!pin_fits(t, us, size))
 			goto refuse;
@@ -733,7 +738,7 @@ static bool release_take(struct vigil_table *t, struct vigil_uid_share *us,
 
 	e = list_first_entry_or_null(&us->held_list, struct vigil_entry,
 				     ufifo);
-	if (!e || !share_may_record(t, us))
+	if (!e || !share_may_record(t, us, true))
 		return false;
 	list_del_init(&e->ufifo);
 	t->nr_held--;

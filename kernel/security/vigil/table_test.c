@@ -392,6 +392,19 @@ static void table_pins_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->full, n);
 }
 
+static u64 emitted_seq[VIGIL_RELEASE_BATCH];
+static unsigned int emitted_n;
+static bool emit_ok;
+
+static bool fake_emit(const struct vigil_entry *e)
+{
+	if (!emit_ok)
+		return false;
+	if (emitted_n < ARRAY_SIZE(emitted_seq))
+		emitted_seq[emitted_n++] = e->seq;
+	return true;
+}
+
 /*
  * Many uids together record no more than all persons' burst: the rest is
  * held back; a uid that recorded nothing yet still records.
@@ -399,8 +412,9 @@ static void table_pins_bounded(struct kunit *test)
 static void table_unpriv_rate(struct kunit *test)
 {
 	struct vigil_table *t = test->priv;
-	int u, i, recorded = 0;
-	bool h;
+	struct vigil_uid_share *us;
+	int u, i, recorded = 0, bkt;
+	bool h, more;
 
 	vigil_table_set_max(t, 16 * 1024 * 1024);
 	for (u = 0; u < 9; u++)
@@ -413,8 +427,23 @@ static void table_unpriv_rate(struct kunit *test)
 			VIGIL_UNPRIV_RATE);
 	KUNIT_EXPECT_GE(test, recorded, vigil_pool_bulk(VIGIL_UNPRIV_BURST));
 	KUNIT_EXPECT_EQ(test, t->nr_held, 5400U - recorded);
-	/* A person holding little is not held back by them. */
+	/* A person holding little is not held back by them... */
 	KUNIT_EXPECT_EQ(test, insert_uid(t, 99, KUIDT_INIT(3000), &h), 0);
+	KUNIT_EXPECT_FALSE(test, h);
+	/* ...nor by their release, which leaves that part alone. */
+	spin_lock(&t->lock);
+	t->tokens = VIGIL_UNPRIV_BURST;
+	t->stamp = jiffies;
+	hash_for_each(t->uids, bkt, us, node)
+		us->tokens = VIGIL_UID_BURST;
+	spin_unlock(&t->lock);
+	emit_ok = true;
+	while (vigil_table_release(t, fake_emit, &more))
+		;
+	KUNIT_EXPECT_TRUE(test, more);
+	KUNIT_EXPECT_GE(test, t->tokens,
+			VIGIL_UNPRIV_BURST - vigil_pool_bulk(VIGIL_UNPRIV_BURST));
+	KUNIT_EXPECT_EQ(test, insert_uid(t, 98, KUIDT_INIT(3001), &h), 0);
 	KUNIT_EXPECT_FALSE(test, h);
 }
 
@@ -453,19 +482,6 @@ static void table_root_pin_reserve(struct kunit *test)
 	spin_unlock(&t->lock);
 	KUNIT_EXPECT_EQ(test, t->upinned_bytes, (size_t)0);
 	KUNIT_EXPECT_EQ(test, t->nr_held, 0U);
-}
-
-static u64 emitted_seq[VIGIL_RELEASE_BATCH];
-static unsigned int emitted_n;
-static bool emit_ok;
-
-static bool fake_emit(const struct vigil_entry *e)
-{
-	if (!emit_ok)
-		return false;
-	if (emitted_n < ARRAY_SIZE(emitted_seq))
-		emitted_seq[emitted_n++] = e->seq;
-	return true;
 }
 
 /*

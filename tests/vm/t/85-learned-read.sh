@@ -92,8 +92,16 @@ if [ "${held:-0}" -ge 1000 ]; then
 else
 	t_skip "pinned tuples to check" "only $held held back: nobody's records came slower than the refill ($el s)"
 fi
-t_is "every pinned tuple was read exactly once" \
-	"$(awk 'NR == FNR { c[$1 " " $2] = $3; next } c[$0] != 1' $d/read.count $d/pinned | wc -l)" 0
+t_is "no pinned tuple was read twice" \
+	"$(awk 'NR == FNR { c[$1 " " $2] = $3; next } c[$0] > 1' $d/read.count $d/pinned | wc -l)" 0
+# One never read had its record released by the kernel (then it was
+# evictable) and that record is not in the logs now: audit dropped it
+# (root's flood fills audit's queue) or auditd rotated it out with root's
+# 40,000 records. The skip itself is KUnit table_cursor_never_skips's.
+unread=$(awk 'NR == FNR { c[$1 " " $2] = $3; next } !c[$0]' $d/read.count $d/pinned | wc -l)
+alost=$(( $(vigil_stat records.lost) + $(audit_lost) - lost0 ))
+t_ok "every pinned tuple was read, but released ones ($unread <= $released + $alost)" \
+	test "$unread" -le "$((released + alost))"
 t_is "no tuple was read twice" \
 	"$(awk '$1 ~ /^[0-9]+$/ { print $1 }' $d/read.out | sort | uniq -d | wc -l)" 0
 
