@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "util.h"
 #include "intern.h"
@@ -354,8 +355,12 @@ static int compare(const struct vigil_ruleset *rs,
 			continue;
 		if (!nunused)
 			fprintf(f, "allowed but never used:\n");
-		fprintf(f, "%s:%u: %s\t# subject %s", file, pr->line, pr->text,
-			pt->blocks[pr->block].src);
+		/* the candidate's text as written, as terminal text */
+		esc_text(f, file);
+		fprintf(f, ":%u: ", pr->line);
+		esc_text(f, pr->text);
+		fputs("\t# subject ", f);
+		esc_text(f, pt->blocks[pr->block].src);
 		if (pr->used) {
 			fprintf(f, ", unused: ");
 			put_access(f, pr->class, pr->access & ~pr->used);
@@ -420,9 +425,17 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 			if (p)
 				*p++ = '\0';
 		}
-		fprintf(f, "\t%s %s: %s %s%s%s%s\t# count %lld\n", v[0], v[1],
-			v[2], v[3], *v[4] ? " (" : "", v[4], *v[4] ? ")" : "",
-			a->t.count[i]);
+		/* names from the records, as terminal text */
+		for (k = 0; k < 4; k++) {
+			fputs(k == 0 ? "\t" : k == 2 ? ": " : " ", f);
+			esc_text(f, v[k]);
+		}
+		if (*v[4]) {
+			fputs(" (", f);
+			esc_text(f, v[4]);
+			fputc(')', f);
+		}
+		fprintf(f, "\t# count %lld\n", a->t.count[i]);
 	}
 	return 0;
 }

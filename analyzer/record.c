@@ -529,12 +529,62 @@ char *audit_field(const char *text, const char *key)
 
 /* Is an AppArmor record's profile the one of the program exe or one of
  * its children's (PROFILE//CHILD)? */
+static bool aa_alnum(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* The path exe names its profile after (leading '/' dropped). */
+static const char *aa_name_source(const char *exe)
+{
+	while (*exe == '/')
+		exe++;
+	return *exe ? exe : "root";
+}
+
+/* Byte i of the profile name of a path whose byte i is c. */
+static char aa_name_byte(unsigned char c, size_t i)
+{
+	char m = c == '/' ? '.' :
+		 aa_alnum(c) || (c && strchr("._+-", c)) ? (char)c : '_';
+
+	if (!i && !aa_alnum((unsigned char)m))
+		m = 'x';
+	return m;
+}
+
+char *aa_profile_name(const char *exe)
+{
+	const char *src = aa_name_source(exe);
+	size_t i, l = strlen(src);
+	char *s = malloc(l + 1);
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < l; i++)
+		s[i] = aa_name_byte((unsigned char)src[i], i);
+	s[l] = '\0';
+	return s;
+}
+
+/* prof is l bytes of a profile name, then nothing or //CHILD. */
+static bool aa_profile_end(const char *prof, size_t l)
+{
+	return !prof[l] || !strncmp(prof + l, "//", 2);
+}
+
 bool aa_profile_of(const char *prof, const char *exe)
 {
-	size_t l = strlen(exe);
+	const char *src = aa_name_source(exe);
+	size_t l = strlen(exe), i;
 
-	return !strncmp(prof, exe, l) &&
-	       (!prof[l] || !strncmp(prof + l, "//", 2));
+	if (!strncmp(prof, exe, l) && aa_profile_end(prof, l))
+		return true;
+	for (i = 0; src[i]; i++)
+		if (prof[i] != aa_name_byte((unsigned char)src[i], i))
+			return false;
+	return aa_profile_end(prof, i);
 }
 
 void aa_fields_parse(struct aa_fields *f, const char *text)

@@ -58,9 +58,20 @@ int audit_value_decode(const char *val, char *out);
 /* The value of field key in the text of an audit record (key="..." or
  * key=HEX, decoded for name and profile), malloc'd; NULL when absent. */
 char *audit_field(const char *text, const char *key);
-/* Is an AppArmor record's profile the program exe's own, or one of its
- * children's (PROFILE//CHILD)? What report and diff keep. */
+/*
+ * Is an AppArmor record's profile the program exe's own, or one of its
+ * children's (PROFILE//CHILD)? Its own: named by its path (profile
+ * "/usr/bin/x" or a path-named profile), or by the name vigil's AppArmor
+ * export gives it (aa_profile_name). What report and diff keep.
+ */
 bool aa_profile_of(const char *prof, const char *exe);
+/*
+ * The name vigil's AppArmor export gives the profile of exe (malloc'd,
+ * NULL: out of memory): the path without its leading '/', each '/' as
+ * '.', each byte but [A-Za-z0-9._+-] as '_', a first character that is
+ * not a letter or digit as 'x' ("/tmp/x/y" -> "tmp.x.y").
+ */
+char *aa_profile_name(const char *exe);
 /* The fields of an AppArmor record that say what it was about (each
  * malloc'd, NULL when absent): what trial, report and diff show. */
 struct aa_fields {

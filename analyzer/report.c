@@ -610,10 +610,19 @@ int do_report(int argc, char **argv)
 		}
 		if (isatty(2))
 			fputs("                                       \r", stderr);
+		rc = 0;
 		if (!strcmp(format, "text"))
 			report_out_text(&r, f);
 		else
-			report_out_json(&r, f);
+			rc = report_out_json(&r, f);
+		if (rc) {
+			p_err("%s", strerror(-rc));
+			if (dir) {
+				fclose(f);
+				free(text);
+			}
+			goto out;
+		}
 		if (dir) {
 			rc = fclose(f) ? -ENOMEM : 0;
 			if (!rc)

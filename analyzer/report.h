@@ -106,6 +106,7 @@ const char *report_scripts_dir(void);
 /* report_out.c */
 int report_out_html(struct report *r, const char *dir);
 void report_out_text(struct report *r, FILE *f);
-void report_out_json(struct report *r, FILE *f);
+/* 0, or -ENOMEM */
+int report_out_json(struct report *r, FILE *f);
 
 #endif /* VIGIL_ANALYZER_REPORT_H */

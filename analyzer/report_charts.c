@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "report.h"
 #include "vigil.h"
 #include "util.h"
@@ -77,12 +78,12 @@ static void write_curve(const struct report *r, FILE *f, long long *t,
 		(long long)n);
 }
 
-static int write_curves(struct report *r, const char *path, char *titles,
-			size_t tsize, int *nblocks)
+static int write_curves(struct report *r, const char *path,
+			char *titles[CURVE_SUBJECTS], int *nblocks)
 {
 	const struct subj_row *pick[CURVE_SUBJECTS];
 	long long *times[CURVE_SUBJECTS] = { NULL };
-	size_t len[CURVE_SUBJECTS] = { 0 }, k, tl = 0;
+	size_t len[CURVE_SUBJECTS] = { 0 }, k;
 	int n = 0, c, rc = 0;
 	FILE *f;
 
@@ -109,28 +110,47 @@ static int write_curves(struct report *r, const char *path, char *titles,
 		rc = -errno;
 		goto out;
 	}
-	titles[0] = '\0';
 	for (c = 0; c < n; c++) {
 		const char *base = strrchr(pick[c]->exe, '/');
-		char *p;
 
 		write_curve(r, f, times[c], len[c], !c);
-		/* gnuplot's word() splits on spaces: the legend uses the
-		 * basename with spaces and quotes replaced. */
-		base = base ? base + 1 : pick[c]->exe;
-		tl += snprintf(titles + tl, tl < tsize ? tsize - tl : 0, "%s%s",
-			       c ? " " : "", base);
-		for (p = titles; tl < tsize && *p; p++)
-			if (*p == '"' || *p == '\'' || *p == '\\')
-				*p = '_';
+		/* the legend: the basename, a label (gp_label) */
+		titles[c] = esc_text_dup(base ? base + 1 : pick[c]->exe);
+		if (!titles[c])
+			rc = -ENOMEM;
 	}
 	*nblocks = n;
-	if (fclose(f))
+	if (fclose(f) && !rc)
 		rc = -errno;
 out:
 	for (c = 0; c < CURVE_SUBJECTS; c++)
 		free(times[c]);
 	return rc;
+}
+
+/*
+ * A label in a gnuplot data file: the terminal text's form (escape.h), in
+ * double quotes, where gnuplot reads backslash escapes and ends the string
+ * at any '"': a backslash is doubled, a double quote written as \x22
+ * (doubled: \\x22). The charts draw with enhanced text off, so _ ^ { } @
+ * & ~ are themselves.
+ */
+static void gp_data_label(FILE *f, const char *s)
+{
+	char *e = esc_text_dup(s);
+	const char *p;
+
+	fputc('"', f);
+	for (p = e ? e : "(out of memory)"; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '"')
+			fputs("\\\\x22", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+	free(e);
 }
 
 static int write_tops(const struct top_row *t, size_t n, const char *path)
@@ -141,19 +161,16 @@ static int write_tops(const struct top_row *t, size_t n, const char *path)
 	if (!f)
 		return -errno;
 	for (i = 0; i < n; i++) {
-		const char *s = strrchr(t[i].name, '/');
-		char label[40];
-		size_t j;
+		/* Labels: the last 30 bytes of the name (whole characters). */
+		const char *s = t[i].name;
+		size_t l = strlen(s);
 
-		/* Labels: the last 30 bytes of the name, quotes removed. */
-		s = strlen(t[i].name) > 30 ? t[i].name + strlen(t[i].name) - 30 :
-		    t[i].name;
-		snprintf(label, sizeof(label), "%s", s);
-		for (j = 0; label[j]; j++)
-			if (label[j] == '"' || label[j] == '\\' ||
-			    (unsigned char)label[j] < 0x20)
-				label[j] = '_';
-		fprintf(f, "%zu %lld \"%s\"\n", i, t[i].n, label);
+		if (l > 30)
+			for (s += l - 30; (*s & 0xc0) == 0x80; s++)
+				;
+		fprintf(f, "%zu %lld ", i, t[i].n);
+		gp_data_label(f, s);
+		fputc('\n', f);
 	}
 	if (!n)
 		fprintf(f, "0 0 \"(none)\"\n");
@@ -209,22 +226,33 @@ struct plots {
 	size_t n;
 };
 
-/* Start gnuplot on reports/SCRIPT with -e VARS, to write SVG. */
-static int gnuplot(struct plots *p, const char *script, const char *vars,
-		   const char *svg)
+/*
+ * Start gnuplot -c reports/SCRIPT ARGS... to write SVG: each argument is
+ * ARGn there, a string as is (never parsed as gnuplot code).
+ */
+static int gnuplot(struct plots *p, const char *script,
+		   const char *const *args, size_t nargs, const char *svg)
 {
 	char gp[2 * PATH_MAX + 64];
+	const char *argv[16];
 	pid_t pid;
+	size_t i;
 
-	if (p->n == ARRAY_SIZE(p->run))
+	if (p->n == ARRAY_SIZE(p->run) || nargs > 9)
 		return -E2BIG;
 	snprintf(gp, sizeof(gp), "%s/%s", report_scripts_dir(), script);
+	argv[0] = "gnuplot";
+	argv[1] = "-c";
+	argv[2] = gp;
+	for (i = 0; i < nargs; i++)
+		argv[3 + i] = args[i];
+	argv[3 + i] = NULL;
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
 		setenv("LC_ALL", "C", 1);
-		execlp("gnuplot", "gnuplot", "-e", vars, gp, (char *)NULL);
+		execvp("gnuplot", (char *const *)argv);
 		_exit(127);
 	}
 	p->run[p->n].pid = pid;
@@ -267,7 +295,8 @@ static int gnuplot_wait(struct plots *p)
 static int bars_chart(struct plots *p, const char *dir, const char *name,
 		      const char *title, const struct top_row *t, size_t n)
 {
-	char data[PATH_MAX], svg[PATH_MAX], vars[3 * PATH_MAX + 1024];
+	char data[PATH_MAX], svg[PATH_MAX];
+	const char *args[4] = { data, svg, title, "records" };
 	int rc;
 
 	snprintf(data, sizeof(data), "%s/data/%s.dat", dir, name);
@@ -275,16 +304,15 @@ static int bars_chart(struct plots *p, const char *dir, const char *name,
 	rc = write_tops(t, n, data);
 	if (rc)
 		return rc;
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "title_text='%s'; ylabel_text='records'", data, svg, title);
-	return gnuplot(p, "bars.gp", vars, svg);
+	return gnuplot(p, "bars.gp", args, 4, svg);
 }
 
 /* Write the data files and start gnuplot on each. */
 static int draw(struct report *r, const char *dir, struct plots *p)
 {
-	char data[PATH_MAX], svg[PATH_MAX], vars[3 * PATH_MAX + 1024];
-	char titles[1024];
+	char data[PATH_MAX], svg[PATH_MAX], ylabel[128];
+	char *titles[CURVE_SUBJECTS] = { NULL };
+	const char *args[2 + CURVE_SUBJECTS] = { data, svg };
 	long long span = r->last_ms - r->first_ms, bucket;
 	static const struct {
 		const char *name;
@@ -294,7 +322,7 @@ static int draw(struct report *r, const char *dir, struct plots *p)
 		{ "records", false, "Records over time (first sightings and would-be denials)", "records" },
 		{ "denials", true, "Would-be denials over time (observe mode)", "would-be denials" },
 	};
-	int rc, nblocks = 0;
+	int rc, nblocks = 0, c;
 	size_t i;
 
 	snprintf(data, sizeof(data), "%s/data", dir);
@@ -306,36 +334,39 @@ static int draw(struct report *r, const char *dir, struct plots *p)
 
 	snprintf(data, sizeof(data), "%s/data/discovery.dat", dir);
 	snprintf(svg, sizeof(svg), "%s/discovery.svg", dir);
-	rc = write_curves(r, data, titles, sizeof(titles), &nblocks);
-	if (rc)
-		return rc;
-	if (!nblocks) {
+	rc = write_curves(r, data, titles, &nblocks);
+	if (!rc && !nblocks) {
 		FILE *f = fopen(data, "w");
 
 		if (f) {
 			fputs("0 0\n", f);
 			fclose(f);
 		}
-		snprintf(titles, sizeof(titles), "(nothing-learned)");
+		args[2] = "(nothing learned)";
 		nblocks = 1;
+	} else {
+		for (c = 0; c < nblocks; c++)
+			args[2 + c] = titles[c];
 	}
-	snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-		 "titles='%s'; nblocks=%d", data, svg, titles, nblocks);
-	rc = gnuplot(p, "discovery.gp", vars, svg);
+	if (!rc)
+		rc = gnuplot(p, "discovery.gp", args, 2 + nblocks, svg);
+	for (c = 0; c < CURVE_SUBJECTS; c++)
+		free(titles[c]);
 	if (rc)
 		return rc;
 
 	for (i = 0; i < ARRAY_SIZE(series); i++) {
+		const char *sargs[4] = { data, svg, series[i].title, ylabel };
+
 		snprintf(data, sizeof(data), "%s/data/%s.dat", dir,
 			 series[i].name);
 		snprintf(svg, sizeof(svg), "%s/%s.svg", dir, series[i].name);
 		rc = write_series(r, data, series[i].denied_only, bucket);
 		if (rc)
 			return rc;
-		snprintf(vars, sizeof(vars), "datafile='%s'; outfile='%s'; "
-			 "title_text='%s'; ylabel_text='%s per %.0f s'", data,
-			 svg, series[i].title, series[i].ylabel, bucket / 1000.0);
-		rc = gnuplot(p, "timeline.gp", vars, svg);
+		snprintf(ylabel, sizeof(ylabel), "%s per %.0f s",
+			 series[i].ylabel, bucket / 1000.0);
+		rc = gnuplot(p, "timeline.gp", sargs, 4, svg);
 		if (rc)
 			return rc;
 	}
@@ -347,7 +378,6 @@ static int draw(struct report *r, const char *dir, struct plots *p)
 	return bars_chart(p, dir, "top-objects", "Top objects", r->top_obj,
 			  r->ntop_obj);
 }
-
 
 int report_charts(struct report *r, const char *dir)
 {

@@ -10,42 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "report.h"
 #include "vigil.h"
 
 /* ---- output --------------------------------------------------------------- */
-
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				fprintf(f, "\\x%02X", (unsigned char)*s);
-			else
-				fputc(*s, f);
-		}
-	}
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void loss_line(const struct report *r, char *buf, size_t size)
 {
@@ -125,7 +94,7 @@ int report_out_html(struct report *r, const char *dir)
 		r->learned, r->denied);
 	loss_line(r, loss, sizeof(loss));
 	fprintf(f, "<p class=\"%s\">", lost ? "warn" : "ok");
-	html_esc(f, loss);
+	esc_html(f, loss);
 	fputs("</p>\n<h2>Subjects</h2>\n<table id=\"subjects-table\"><tr><th>executable"
 	      "</th><th>records</th><th>learned</th><th>would-deny</th>"
 	      "<th>first</th><th>last new access</th><th>learning</th></tr>\n", f);
@@ -134,7 +103,7 @@ int report_out_html(struct report *r, const char *dir)
 		bool conv = report_converged(s, r->last_ms);
 
 		fputs("<tr><td>", f);
-		html_esc(f, s->exe);
+		esc_html(f, s->exe);
 		fprintf(f, "</td><td class=\"n\">%lld</td><td class=\"n\">%lld"
 			"</td><td class=\"n\">%lld</td><td>%s</td><td>%s</td>"
 			"<td class=\"%s\">%s (quiet %.0f s)</td></tr>\n",
@@ -155,14 +124,14 @@ int report_out_html(struct report *r, const char *dir)
 	      "<table id=\"top-subjects\"><tr><th>executable</th><th>records</th></tr>\n", f);
 	for (i = 0; i < r->ntop_subj; i++) {
 		fputs("<tr><td>", f);
-		html_esc(f, r->top_subj[i].name);
+		esc_html(f, r->top_subj[i].name);
 		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_subj[i].n);
 	}
 	fputs("</table>\n<h2>Top objects</h2><img src=\"top-objects.svg\" alt=\"top objects\">\n"
 	      "<table id=\"top-objects\"><tr><th>object</th><th>records</th></tr>\n", f);
 	for (i = 0; i < r->ntop_obj; i++) {
 		fputs("<tr><td>", f);
-		html_esc(f, r->top_obj[i].name);
+		esc_html(f, r->top_obj[i].name);
 		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_obj[i].n);
 	}
 	fputs("</table>\n", f);
@@ -181,7 +150,7 @@ int report_out_html(struct report *r, const char *dir)
 			fputs("<tr>", f);
 			for (k = 0; k < 5; k++) {
 				fputs("<td>", f);
-				html_esc(f, v[k]);
+				esc_html(f, v[k]);
 				fputs("</td>", f);
 			}
 			fprintf(f, "<td class=\"n\">%lld</td></tr>\n",
@@ -220,15 +189,34 @@ static void put_wrapped(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
-/* A name in width columns: its end, with "..." where its start was cut. */
+/*
+ * A name in width columns, as terminal text (escape.h): its end, with
+ * "..." where its start was cut (between characters; a column each).
+ */
 static void put_tail(FILE *f, const char *s, int width)
 {
-	size_t l = strlen(s);
+	char *e = esc_text_dup(s);
+	size_t cols = 0, skip, n;
+	const char *p;
 
-	if (l > (size_t)width)
-		fprintf(f, "...%-*s", width - 3, s + l - (width - 3));
-	else
-		fprintf(f, "%-*s", width, s);
+	if (!e) {
+		fputs("(out of memory)", f);
+		return;
+	}
+	/* the escaped form is printable UTF-8 throughout */
+	for (p = e; *p; p += n, cols++)
+		n = esc_printable(p, strlen(p));
+	p = e;
+	if (cols > (size_t)width) {
+		for (skip = cols - (width - 3); skip; skip--)
+			p += esc_printable(p, strlen(p));
+		fputs("...", f);
+		cols = width;
+	}
+	fputs(p, f);
+	for (; cols < (size_t)width; cols++)
+		fputc(' ', f);
+	free(e);
 }
 
 void report_out_text(struct report *r, FILE *f)
@@ -276,8 +264,9 @@ void report_out_text(struct report *r, FILE *f)
 	}
 }
 
-void report_out_json(struct report *r, FILE *f)
+int report_out_json(struct report *r, FILE *f)
 {
+	int rc = 0;
 	size_t i;
 
 	fprintf(f, "{\"version\":1,\"first_ms\":%lld,\"last_ms\":%lld,"
@@ -303,8 +292,8 @@ void report_out_json(struct report *r, FILE *f)
 	for (i = 0; i < r->nsubj; i++) {
 		const struct subj_row *s = &r->subj[i];
 
-		fprintf(f, "%s{\"exe\":", i ? "," : "");
-		json_str(f, s->exe);
+		fputs(i ? ",{" : "{", f);
+		rc = rc ? rc : esc_json_member(f, "exe", s->exe);
 		fprintf(f, ",\"records\":%lld,\"learned\":%lld,\"would_deny\":%lld,"
 			"\"first_ms\":%lld,\"last_ms\":%lld,\"last_new_ms\":%lld,"
 			"\"converged\":%s}", s->records, s->learned, s->denied,
@@ -313,8 +302,8 @@ void report_out_json(struct report *r, FILE *f)
 	}
 	fputs("],\"top_objects\":[", f);
 	for (i = 0; i < r->ntop_obj; i++) {
-		fprintf(f, "%s{\"object\":", i ? "," : "");
-		json_str(f, r->top_obj[i].name);
+		fputs(i ? ",{" : "{", f);
+		rc = rc ? rc : esc_json_member(f, "object", r->top_obj[i].name);
 		fprintf(f, ",\"records\":%lld}", r->top_obj[i].n);
 	}
 	fprintf(f, "],\"apparmor\":{\"allowed\":%lld,\"denied\":%lld,"
@@ -330,12 +319,12 @@ void report_out_json(struct report *r, FILE *f)
 		aa_fields(r->top_aa[i].name, buf, sizeof(buf), v);
 		fputs(i ? ",{" : "{", f);
 		for (k = 0; k < 5; k++) {
-			fprintf(f, "\"%s\":", names[k]);
-			json_str(f, v[k]);
+			rc = rc ? rc : esc_json_member(f, names[k], v[k]);
 			fputc(',', f);
 		}
 		fprintf(f, "\"records\":%lld}", r->top_aa[i].n);
 	}
 	fputs("]}}\n", f);
+	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "rules.h"
 #include "match.h"
@@ -78,12 +79,20 @@ size_t vigil_glob_escape(const char *s, size_t len, bool keep_star,
 	} while (0)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t n = esc_printable(s + i, len - i);
 
-		if (c < 0x20 || c == 0x7f) {
+		/* what a terminal would act on, or not UTF-8: \xHH */
+		if (!n) {
 			PUT('\\');
 			PUT('x');
 			PUT(hex[c >> 4]);
 			PUT(hex[c & 15]);
+			continue;
+		}
+		if (n > 1) {
+			for (; n > 1; n--, i++)
+				PUT(s[i]);
+			PUT(s[i]);
 			continue;
 		}
 		if (strchr(" #\\{},", c) ||

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "util.h"
 #include "record.h"
@@ -32,6 +33,7 @@
 #include "export.h"
 #include "export/driver.h"
 #include "rules.h"
+#include "match.h"
 #include "trial_tomoyo.h"
 
 #define STATE_FILE "trial.state"
@@ -102,6 +104,42 @@ static void state_free(struct state *s)
 }
 
 /*
+ * A name in the state file: escaped as in a policy (vigil_glob_escape:
+ * no tab, no newline, no control byte is left), so a path cannot add a
+ * line. 0 or -ENOMEM.
+ */
+static int state_put(FILE *f, const char *s)
+{
+	char *e = vigil_glob_escape_dup(s, strlen(s), false);
+
+	if (!e)
+		return -ENOMEM;
+	fputs(e, f);
+	free(e);
+	return 0;
+}
+
+/* Read one back (*ret malloc'd): 0, -EINVAL (not one), -ENOMEM. */
+static int state_get(const char *s, char **ret)
+{
+	struct vigil_glob *g = NULL;
+	const char *lit;
+	char why[128];
+	size_t len;
+
+	*ret = NULL;
+	if (vigil_glob_compile(s, strlen(s), &g, why, sizeof(why)))
+		return -EINVAL;
+	lit = vigil_glob_literal(g, &len);
+	if (lit)
+		*ret = strndup(lit, len);
+	vigil_glob_free(g);
+	if (!lit)
+		return -EINVAL;
+	return *ret ? 0 : -ENOMEM;
+}
+
+/*
  * "start MS", "candidate PATH", "profile NAME\tFILE\tEXE" lines, then a
  * "subject EXE" line for each subject running under those profiles.
  */
@@ -139,19 +177,20 @@ static int state_read(const char *dir, struct state *s)
 				break;
 			}
 			s->subj = v;
-			s->subj[s->nsubj] = strdup(line + 8);
-			if (!s->subj[s->nsubj++]) {
-				rc = -ENOMEM;
+			rc = state_get(line + 8, &s->subj[s->nsubj]);
+			if (rc)
 				break;
-			}
+			s->nsubj++;
 		} else if (!strcmp(line, "target tomoyo")) {
 			s->tomoyo = true;
 		} else if (!strncmp(line, "exception ", 10)) {
 			free(s->exception);
-			s->exception = strdup(line + 10);
+			s->exception = NULL;
+			rc = state_get(line + 10, &s->exception);
 		} else if (!strncmp(line, "candidate ", 10)) {
 			free(s->candidate);
-			s->candidate = strdup(line + 10);
+			s->candidate = NULL;
+			rc = state_get(line + 10, &s->candidate);
 		} else if (!strncmp(line, "profile ", 8) &&
 			   (t1 = strchr(line + 8, '\t')) &&
 			   (t2 = strchr(t1 + 1, '\t'))) {
@@ -166,15 +205,19 @@ static int state_read(const char *dir, struct state *s)
 				break;
 			}
 			s->names[s->n] = strdup(line + 8);
-			s->files[s->n] = strdup(t1 + 1);
-			s->exes[s->n] = strdup(t2 + 1);
+			s->files[s->n] = s->exes[s->n] = NULL;
+			rc = state_get(t1 + 1, &s->files[s->n]);
+			if (!rc)
+				rc = state_get(t2 + 1, &s->exes[s->n]);
 			s->n++;
+			if (!rc && !s->names[s->n - 1])
+				rc = -ENOMEM;
 		}
 	}
 	free(line);
 	fclose(f);
-	if (!rc && (!s->start_ms || !s->n || !s->nsubj ||
-		    (s->tomoyo && !s->exception))) {
+	if (rc == -EINVAL || (!rc && (!s->start_ms || !s->n || !s->nsubj ||
+				      (s->tomoyo && !s->exception)))) {
 		p_err("%s: not a trial state file", path);
 		rc = -EINVAL;
 	}
@@ -222,7 +265,9 @@ static int tomoyo_row(void *ctx, const char *domain, const char *rule)
 		return 0;
 	rc = note_add(&t->notes, "%s: %s", domain, rule);
 	if (!rc && t->notes.n > before) {
-		printf("\t%s\n", t->notes.v[before]);
+		putchar('\t');
+		esc_text(stdout, t->notes.v[before]);
+		putchar('\n');
 		t->naa++;
 	}
 	return rc;
@@ -246,7 +291,9 @@ static int aa_row(void *ctx, const char *text)
 			      f.mask ? " (" : "", f.mask ? f.mask : "",
 			      f.mask ? ")" : "", "");
 		if (!rc && t->notes.n > before) {
-			printf("\t%s\n", t->notes.v[before]);
+			putchar('\t');
+			esc_text(stdout, t->notes.v[before]);
+			putchar('\n');
 			t->naa++;
 		}
 	}
@@ -258,8 +305,16 @@ static int wd_row(void *ctx, const struct vigil_store_denial *d)
 {
 	struct trial_seen *t = ctx;
 
-	printf("\t%s: %s %s %s (%lld)\n", d->exe, d->op, d->access, d->object,
-	       d->count);
+	/* names from the records, as terminal text */
+	putchar('\t');
+	esc_text(stdout, d->exe);
+	fputs(": ", stdout);
+	esc_text(stdout, d->op);
+	putchar(' ');
+	esc_text(stdout, d->access);
+	putchar(' ');
+	esc_text(stdout, d->object);
+	printf(" (%lld)\n", d->count);
 	t->nwd++;
 	return 0;
 }
@@ -346,8 +401,12 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 		goto out;
 	}
 	gettimeofday(&tv, NULL);
-	fprintf(f, "start %lld\ncandidate %s\n",
-		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000, cand);
+	fprintf(f, "start %lld\ncandidate ",
+		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
+	rc = state_put(f, cand);
+	fputc('\n', f);
+	if (rc)
+		goto out;
 	/* only the subjects no other one runs: a child runs under its
 	 * parent's profile (ix); its own profile would confine it for the
 	 * whole system */
@@ -366,27 +425,36 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 				break;
 		if (j < rs.nsubjects && !nsubjects)
 			continue;
-		name = export_subject_name(rs.subjects[i].exe);
+		name = aa_profile_name(rs.subjects[i].exe);
 		if (!name) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		if (!((name[0] >= 'a' && name[0] <= 'z') ||
-		      (name[0] >= 'A' && name[0] <= 'Z') ||
-		      (name[0] >= '0' && name[0] <= '9')))
-			name[0] = 'x';
-		fprintf(f, "profile %s\t%s\t%s\n", name, prof,
-			rs.subjects[i].exe);
-		printf("complain: %s (%s)\n", name, rs.subjects[i].exe);
+		fprintf(f, "profile %s\t", name);
+		rc = state_put(f, prof);
+		fputc('\t', f);
+		rc = rc ? rc : state_put(f, rs.subjects[i].exe);
+		fputc('\n', f);
+		printf("complain: %s (", name);
+		esc_text(stdout, rs.subjects[i].exe);
+		puts(")");
 		load[n++] = (char *)prof;
 		free(name);
+		if (rc)
+			goto out;
 		for (j = 0; j < rs.nsubjects; j++)
 			if (reach[i * rs.nsubjects + j])
 				sub[j] = true;
 	}
-	for (j = 0; j < rs.nsubjects; j++)
-		if (sub[j])
-			fprintf(f, "subject %s\n", rs.subjects[j].exe);
+	for (j = 0; !rc && j < rs.nsubjects; j++) {
+		if (!sub[j])
+			continue;
+		fputs("subject ", f);
+		rc = state_put(f, rs.subjects[j].exe);
+		fputc('\n', f);
+	}
+	if (rc)
+		goto out;
 	if (fclose(f)) {
 		f = NULL;
 		rc = -ENOMEM;
@@ -485,16 +553,29 @@ static int trial_start_tomoyo(const char *dir, const char *cand,
 		rc = rc ? rc : -ENOMEM;
 		goto out;
 	}
-	fprintf(f, "start %lld\ncandidate %s\ntarget tomoyo\nexception %s\n",
-		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000, cand,
-		files.paths[1]);
-	for (i = 0; i < nd; i++) {
-		fprintf(f, "profile %s\t%s\t%s\n", domains[i], files.paths[0],
-			domains[i] + strlen("<kernel> "));
+	/* names as state_put writes them (the domains are TOMOYO words:
+	 * printable ASCII, no tab) */
+	fprintf(f, "start %lld\ncandidate ",
+		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
+	rc = state_put(f, cand);
+	fputs("\ntarget tomoyo\nexception ", f);
+	rc = rc ? rc : state_put(f, files.paths[1]);
+	fputc('\n', f);
+	for (i = 0; !rc && i < nd; i++) {
+		fprintf(f, "profile %s\t", domains[i]);
+		rc = state_put(f, files.paths[0]);
+		fputc('\t', f);
+		rc = rc ? rc : state_put(f, domains[i] + strlen("<kernel> "));
+		fputc('\n', f);
 		printf("permissive: %s\n", domains[i]);
 	}
-	for (i = 0; i < rs.nsubjects; i++)
-		fprintf(f, "subject %s\n", rs.subjects[i].exe);
+	for (i = 0; !rc && i < rs.nsubjects; i++) {
+		fputs("subject ", f);
+		rc = state_put(f, rs.subjects[i].exe);
+		fputc('\n', f);
+	}
+	if (rc)
+		goto out;
 	if (fclose(f)) {
 		f = NULL;
 		rc = -ENOMEM;

@@ -46,8 +46,8 @@ static int loadpolicy(const char *opt, const char *text, size_t len)
 		if (dup2(fd[0], STDIN_FILENO) < 0)
 			_exit(127);
 		execlp(TOMOYO_LOADER, TOMOYO_LOADER, opt, (char *)NULL);
-		fprintf(stderr, "%s: %s: %s (package tomoyo-tools)\n",
-			progname, TOMOYO_LOADER, strerror(errno));
+		p_err("%s: %s (package tomoyo-tools)", TOMOYO_LOADER,
+		      strerror(errno));
 		_exit(127);
 	}
 	close(fd[0]);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "util.h"
 #include "store.h"
@@ -27,27 +28,38 @@ static void prefix(void)
 		fprintf(stderr, "%s: ", vigil_verb);
 }
 
+/* A message with what it quotes shown as terminal text (escape.h): a
+ * name from a record or a file cannot act on the terminal. */
+static void message(const char *warn, const char *fmt, va_list ap)
+{
+	char *m = NULL;
+
+	prefix();
+	fputs(warn, stderr);
+	if (vasprintf(&m, fmt, ap) < 0)
+		fputs("(out of memory)", stderr);
+	else
+		esc_text(stderr, m);
+	free(m);
+	fputc('\n', stderr);
+}
+
 void p_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	prefix();
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void p_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	prefix();
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 const char *vigil_db_path(void)
@@ -71,17 +83,10 @@ const char *vigil_db_path(void)
 const char *shown(const char *s)
 {
 	static char buf[4 * 4096 + 1];
-	size_t w = 0;
+	char *e = esc_text_dup(s);
 
-	for (; *s && w + 5 < sizeof(buf); s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			w += sprintf(buf + w, "\\x%02x", c);
-		else
-			buf[w++] = (char)c;
-	}
-	buf[w] = '\0';
+	snprintf(buf, sizeof(buf), "%s", e ? e : "(out of memory)");
+	free(e);
 	return buf;
 }
 

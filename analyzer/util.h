@@ -16,7 +16,7 @@ void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The database path: --db, else $VIGIL_DB, else the default. */
 const char *vigil_db_path(void);
-/* s with control characters as \xHH, for a message (one static buffer). */
+/* s as terminal text (escape.h: esc_text), one static buffer. */
 const char *shown(const char *s);
 /* The securityfs folder: $VIGIL_SECURITYFS or /sys/kernel/security/vigil. */
 const char *vigil_securityfs(void);

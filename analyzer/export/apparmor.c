@@ -13,6 +13,8 @@
 #include "vigil.h"
 #include "driver.h"
 #include "object.h"
+#include "record.h"
+#include "escape.h"
 
 struct aa {
 	const struct vigil_ruleset *rs;
@@ -53,34 +55,41 @@ static int aa_network(struct aa *a, const char *family, const char *type)
 	return 0;
 }
 
-static bool aa_name_char(unsigned char c)
+/*
+ * A path character at s (at most max bytes): the glob metacharacters and
+ * the quote escaped; a byte of what is not printable UTF-8 (escape.h:
+ * control bytes, C1, stray bytes) in octal (AppArmor reads \ooo inside
+ * quotes). The bytes written from s.
+ */
+static size_t aa_lit(FILE *f, const char *s, size_t max)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
+	unsigned char c = (unsigned char)*s;
+	size_t n = esc_printable(s, max);
 
-/* A path byte: the glob metacharacters and quote escaped, control bytes
- * in octal (AppArmor reads \ooo inside quotes). */
-static void aa_lit(FILE *f, unsigned char c)
-{
-	if (c < 0x20 || c == 0x7f)
+	if (!n)
 		fprintf(f, "\\%03o", c);
-	else if (strchr("\"\\*?[]{},^@", c))
+	else if (n == 1 && strchr("\"\\*?[]{},^@", c))
 		fprintf(f, "\\%c", c);
 	else
-		fputc(c, f);
+		fwrite(s, 1, n, f);
+	return n ? n : 1;
 }
 
 /* A glob, always quoted (a space or '#' would end an unquoted one). */
 static void aa_path(FILE *f, const struct glob_toks *g, const char *suffix)
 {
-	size_t i;
+	size_t i, k;
+	char ch[4];
 
 	fputc('"', f);
 	for (i = 0; i < g->n; i++) {
 		switch (g->t[i].kind) {
 		case GT_LIT:
-			aa_lit(f, g->t[i].c);
+			/* the literal bytes of one character */
+			for (k = 0; k < sizeof(ch) && i + k < g->n &&
+			     g->t[i + k].kind == GT_LIT; k++)
+				ch[k] = (char)g->t[i + k].c;
+			i += aa_lit(f, ch, k) - 1;
 			break;
 		case GT_STAR:
 			fputc('*', f);
@@ -107,9 +116,15 @@ static void aa_path(FILE *f, const struct glob_toks *g, const char *suffix)
 
 static void aa_literal_path(FILE *f, const char *s)
 {
+	size_t len = strlen(s);
+
 	fputc('"', f);
-	for (; *s; s++)
-		aa_lit(f, (unsigned char)*s);
+	while (*s) {
+		size_t n = aa_lit(f, s, len);
+
+		s += n;
+		len -= n;
+	}
 	fputc('"', f);
 }
 
@@ -821,11 +836,10 @@ static int aa_begin(struct export_ctx *c)
 	if (!a->names || !a->cx || !a->why)
 		return -ENOMEM;
 	for (i = 0; i < rs->nsubjects; i++) {
-		a->names[i] = export_subject_name(rs->subjects[i].exe);
+		/* the name report and diff know it by (record.h) */
+		a->names[i] = aa_profile_name(rs->subjects[i].exe);
 		if (!a->names[i])
 			return -ENOMEM;
-		if (!aa_name_char((unsigned char)a->names[i][0]))
-			a->names[i][0] = 'x';
 	}
 	return 0;
 }

@@ -729,8 +729,20 @@ static int ll_subject_begin(struct export_ctx *c)
 static int ll_reached(struct export_ctx *c,
 		      const struct vigil_subject_rules *sr)
 {
-	return ll_add(c->priv, sr->exe, strlen(sr->exe),
-		      VL_FS_EXECUTE | VL_FS_READ_FILE);
+	struct ll *l = c->priv;
+	char *e;
+	int rc;
+
+	if (utf8_ok(sr->exe))
+		return ll_add(l, sr->exe, strlen(sr->exe),
+			      VL_FS_EXECUTE | VL_FS_READ_FILE);
+	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
+	if (!e)
+		return -ENOMEM;
+	rc = note_add(l->left, "execute %s: not UTF-8: JSON cannot carry it "
+		      "(left out)", e);
+	free(e);
+	return rc;
 }
 
 /* The JSON, then the text file with the header beside it. */
