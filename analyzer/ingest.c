@@ -431,7 +431,7 @@ static void progress_show(struct progress *pg, uint64_t done)
 		return;
 	pg->last_ns = t;
 	fprintf(stderr, "\r%s: %s: %s: %.1f of %.1f MiB (%u%%)   ", progname,
-		vigil_verb ? vigil_verb : "ingest", pg->name,
+		vigil_verb ? vigil_verb : "ingest", shown(pg->name),
 		done / 1048576.0, pg->total / 1048576.0,
 		pg->total ? (unsigned int)(done * 100 / pg->total) : 100);
 }

@@ -33,6 +33,8 @@ static const struct cmd cmds[] = {
 	  "profile" },
 	{ "run", do_run, "--landlock FILE|- -- COMMAND",
 	  "run COMMAND under a Landlock ruleset" },
+	{ "subjects", do_subjects, "[--subject EXE]... [--format text|json]",
+	  "every subject: counts, runs, uids, converged?" },
 	{ "report", do_report, "[--format html|text|json] [-o DIR|FILE]",
 	  "what was learned, would be denied; charts" },
 };
@@ -42,7 +44,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: vigil [--db PATH] VERB [ARGS...]\n"
-	      "       vigil -h|--help | --version\n"
+	      "       vigil -h|--help | -V|--version\n"
 	      "\n"
 	      "Verbs (vigil VERB -h for each one's options):\n", f);
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
@@ -58,11 +60,11 @@ static void usage(FILE *f)
 	}
 	fputs("\n"
 	      "Options:\n"
-	      "  --db PATH   the database (default: $VIGIL_DB, else\n"
-	      "              /var/lib/vigil/vigil.db as root, else\n"
-	      "              ./vigil.db); also after the verb\n"
-	      "  -h, --help  this help; VERB -h for a verb's\n"
-	      "  --version   print the version\n"
+	      "  --db PATH      the database (default: $VIGIL_DB, else\n"
+	      "                 /var/lib/vigil/vigil.db as root, else\n"
+	      "                 ./vigil.db); also after the verb\n"
+	      "  -h, --help     this help; VERB -h for a verb's\n"
+	      "  -V, --version  print the version\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 difference or finding, 2 usage or input\n"
 	      "error. See vigil(8).\n",
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			vigil_db_opt = optarg;

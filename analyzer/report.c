@@ -9,6 +9,7 @@
  * aggregated here with hash tables (intern.h): SQL's GROUP BY and
  * count(DISTINCT) sort, and cost several times the scan on a large table.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -382,7 +383,7 @@ static int load_apparmor(struct report *r)
 	return 0;
 }
 
-static int load(struct report *r)
+int report_load(struct report *r)
 {
 	const struct vigil_store_window w = {
 		.since_ms = r->since_ms, .until_ms = r->until_ms,
@@ -481,7 +482,23 @@ const char *report_iso(long long ms, char *buf, size_t size)
 	return buf;
 }
 
-static void report_free(struct report *r)
+/* dir is a folder with nothing in it (errno set when it is not). */
+static bool dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	errno = empty ? 0 : EEXIST;
+	return empty;
+}
+
+void report_free(struct report *r)
 {
 	free(r->subj);
 	free(r->obj_records);
@@ -596,7 +613,7 @@ int do_report(int argc, char **argv)
 	if (isatty(2))
 		fprintf(stderr, "%s: report: reading %s...\r", progname,
 			vigil_db_path());
-	rc = load(&r);
+	rc = report_load(&r);
 	if (rc)
 		goto out;
 	if (strcmp(format, "html")) {
@@ -646,8 +663,13 @@ int do_report(int argc, char **argv)
 			      strerror(errno));
 			goto out;
 		}
-		if (mkdir(dir, 0755) && errno != EEXIST) {
-			p_err("-o %s: %s", dir, strerror(errno));
+		if (mkdir(dir, 0755) && (errno != EEXIST || !dir_empty(dir))) {
+			if (errno == EEXIST)
+				p_err("-o %s: exists and is not empty: a report "
+				      "never replaces files (remove it or name "
+				      "another folder)", dir);
+			else
+				p_err("-o %s: %s", dir, strerror(errno));
 			goto out;
 		}
 		if (isatty(2))

@@ -89,6 +89,10 @@ struct report {
 };
 
 /* report.c */
+/* Scan the window of r (store, subjects, since_ms, until_ms set): 0 or
+ * -errno (said). report_free frees what it made. */
+int report_load(struct report *r);
+void report_free(struct report *r);
 /* Converged: no new access for at least half of the subject's span. */
 bool report_converged(const struct subj_row *s, long long end_ms);
 /* Sort v ascending (at once when it already is). */

@@ -170,6 +170,23 @@ int vigil_store_latest_snapshot_id(struct vigil_store *s, int64_t *ret);
 /* Whether exe has a record or a tuple in the latest snapshot: 1, 0, -EIO. */
 int vigil_store_subject_known(struct vigil_store *s, const char *exe);
 /*
+ * The executables (records, or tuples of the latest snapshot) whose
+ * basename is base, sorted: *ret (malloc'd, each malloc'd), *ret_n of
+ * them. 0, -ENOMEM or -EIO.
+ */
+int vigil_store_subjects_named(struct vigil_store *s, const char *base,
+			       char ***ret, size_t *ret_n);
+/* Per executable (vigil subjects): the uids it ran as (ascending, comma
+ * separated) and its runs (distinct node and pid). */
+struct vigil_store_subject_runs {
+	const char *exe, *uids;
+	long long runs;
+};
+int vigil_store_subject_runs(struct vigil_store *s,
+			     int (*fn)(void *ctx,
+				       const struct vigil_store_subject_runs *r),
+			     void *ctx);
+/*
  * The executables a subject ran (learned exec records) that are subjects
  * too, each once, sorted: open once (0, -EIO, -ENOMEM), then each
  * subject's to fn (0, a failing step ending the walk as its end does, or

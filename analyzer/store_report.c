@@ -6,6 +6,7 @@
  * reports errors (vigil_store_errmsg), never logs.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,5 +153,101 @@ int vigil_store_apparmor_window(struct vigil_store *s, int64_t since_ms,
 	if (!rc && step != SQLITE_DONE)
 		rc = -EIO;
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The uids seen, ascending, each once (vigil subjects). */
+struct uidset {
+	long long v[64];
+	size_t n;
+	bool more;
+};
+
+static void uidset_add(struct uidset *u, long long uid)
+{
+	size_t i, j;
+
+	for (i = 0; i < u->n && u->v[i] < uid; i++)
+		;
+	if (i < u->n && u->v[i] == uid)
+		return;
+	if (u->n == sizeof(u->v) / sizeof(u->v[0])) {
+		u->more = true;
+		return;
+	}
+	for (j = u->n++; j > i; j--)
+		u->v[j] = u->v[j - 1];
+	u->v[i] = uid;
+}
+
+static int runs_flush(struct uidset *u, const char *exe, long long runs,
+		      int (*fn)(void *ctx,
+				const struct vigil_store_subject_runs *r),
+		      void *ctx)
+{
+	struct vigil_store_subject_runs r = { .exe = exe, .runs = runs };
+	char buf[64 * 21 + 8];
+	size_t i, w = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < u->n; i++)
+		w += snprintf(buf + w, sizeof(buf) - w, "%s%lld", i ? "," : "",
+			      u->v[i]);
+	if (u->more)
+		snprintf(buf + w, sizeof(buf) - w, ",...");
+	r.uids = buf;
+	u->n = 0;
+	u->more = false;
+	return fn(ctx, &r);
+}
+
+int vigil_store_subject_runs(struct vigil_store *s,
+			     int (*fn)(void *ctx,
+				       const struct vigil_store_subject_runs *r),
+			     void *ctx)
+{
+	/* one scan: the distinct (exe, node, pid, uid), in that order */
+	static const char sql[] =
+		"SELECT DISTINCT exe, node, pid, uid FROM records "
+		"WHERE exe IS NOT NULL ORDER BY exe, node, pid, uid";
+	struct uidset u = { .n = 0 };
+	char *exe = NULL, *node = NULL;
+	long long runs = 0, pid = -1;
+	sqlite3_stmt *st;
+	int rc = 0, step = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *e = store_col_text(st, 0), *n = store_col_text(st, 1);
+		long long p = sqlite3_column_int64(st, 2);
+
+		if (!exe || strcmp(exe, e)) {
+			if (exe)
+				rc = runs_flush(&u, exe, runs, fn, ctx);
+			free(exe);
+			exe = strdup(e);
+			runs = 0;
+			free(node);
+			node = NULL;
+		}
+		if (!rc && (!node || strcmp(node, n) || p != pid)) {
+			free(node);
+			node = strdup(n);
+			pid = p;
+			runs++;
+		}
+		if (!rc && (!exe || !node))
+			rc = -ENOMEM;
+		if (!rc)
+			uidset_add(&u, sqlite3_column_int64(st, 3));
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = -EIO;
+	if (!rc && exe)
+		rc = runs_flush(&u, exe, runs, fn, ctx);
+	sqlite3_finalize(st);
+	free(exe);
+	free(node);
 	return rc;
 }

@@ -158,6 +158,68 @@ int vigil_store_subject_known(struct vigil_store *s, const char *exe)
 	return rc;
 }
 
+int vigil_store_subjects_named(struct vigil_store *s, const char *base,
+			       char ***ret, size_t *ret_n)
+{
+	static const char sql[] =
+		"SELECT exe FROM records WHERE exe GLOB ?1 UNION "
+		"SELECT exe FROM kernel_tuples WHERE exe GLOB ?1 AND "
+		"snapshot = (SELECT max(id) FROM snapshots) ORDER BY 1";
+	size_t n = 0, l = strlen(base), i;
+	char **v = NULL, *pat, *p;
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	*ret = NULL;
+	*ret_n = 0;
+	/* "*" then base with GLOB's operators in brackets */
+	pat = malloc(3 * l + 3);
+	if (!pat)
+		return -ENOMEM;
+	p = pat;
+	*p++ = '*';
+	*p++ = '/';
+	for (i = 0; i < l; i++) {
+		if (strchr("*?[", base[i])) {
+			*p++ = '[';
+			*p++ = base[i];
+			*p++ = ']';
+		} else {
+			*p++ = base[i];
+		}
+	}
+	*p = '\0';
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL)) {
+		free(pat);
+		return -EIO;
+	}
+	sqlite3_bind_text(st, 1, pat, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *exe = (const char *)sqlite3_column_text(st, 0);
+		char **nv = realloc(v, (n + 1) * sizeof(*v));
+
+		if (!nv || !(nv[n] = strdup(exe ? exe : ""))) {
+			v = nv ? nv : v;
+			rc = -ENOMEM;
+			break;
+		}
+		v = nv;
+		n++;
+	}
+	rc = rc == SQLITE_DONE ? 0 : rc == -ENOMEM ? rc : -EIO;
+	sqlite3_finalize(st);
+	free(pat);
+	if (rc) {
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return rc;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
 /* Prepared once, bound per subject: see vigil_store_exec_children. */
 struct vigil_store_children {
 	sqlite3_stmt *st;

@@ -59,8 +59,8 @@ static int parser_run(const char *args, char *const *files, size_t n)
 	}
 	if (!pid) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: apparmor_parser: %s (package apparmor)\n",
-			progname, strerror(errno));
+		p_err("apparmor_parser: %s (package apparmor)",
+		      strerror(errno));
 		_exit(127);
 	}
 	free(argv);

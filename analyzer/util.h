@@ -71,8 +71,12 @@ int verb_getopt(int argc, char **argv, const char *optstring,
 /* Print the usage to stderr: EXIT_USAGE. */
 int verb_usage_error(const struct verb_opts *v);
 void verb_opts_free(struct verb_opts *v);
-/* Every named subject was observed in store (named db): 0, or -ENOENT /
- * -EIO after saying so. */
+/*
+ * Every named subject was observed in store (named db): 0, or -ENOENT /
+ * -EINVAL / -EIO after saying so. A name without '/' is a basename (as
+ * ausearch -x): the one executable observed under it replaces it in the
+ * array; several are listed (-EINVAL).
+ */
 int verb_subjects_known(struct vigil_store *store, const char *db,
 			char *const *subjects, size_t n);
 

@@ -46,6 +46,7 @@ int do_snapshot(int argc, char **argv);
 int do_generate(int argc, char **argv);
 int do_diff(int argc, char **argv);
 int do_report(int argc, char **argv);
+int do_subjects(int argc, char **argv);
 int do_export(int argc, char **argv);
 int do_trial(int argc, char **argv);
 int do_run(int argc, char **argv);

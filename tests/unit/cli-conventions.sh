@@ -1,0 +1,110 @@
+# The conventions admins have in their fingers and the traps left (issue
+# 26, parts 3 and 4): sourced by tests/unit/run after cli.sh (its helpers:
+# t_cli, expect_rc, not, $VIGIL, $cw, $fx, $top), once per build.
+# shellcheck shell=bash
+
+# -V is --version, as everywhere.
+k_version() {
+	expect_rc 0 "$VIGIL" -V
+	grep -q '^vigil [0-9]' "$cw/o"
+	cp "$cw/o" "$cw/v1"
+	expect_rc 0 "$VIGIL" --version
+	cmp "$cw/o" "$cw/v1"
+	expect_rc 0 "$VIGIL" --help
+	grep -q -- '-V, --version' "$cw/o"
+	grep -q 'BR \\-V ", " \\-\\-version' "$top/docs/vigil.8"
+}
+
+# --subject NAME without a slash: the one observed executable of that
+# basename (as ausearch -x); several: an error listing them.
+k_subject_basename() {
+	local db=$cw/basename.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/vigil-enriched.log
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --subject nginx
+	[ "$(jq -r '[.subjects[].exe] | join(" ")' "$cw/o")" = /usr/sbin/nginx ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject nginx
+	grep -q '^subject /usr/sbin/nginx ' "$cw/o"
+	[ "$(grep -c '^subject ' "$cw/o")" = 1 ]
+	expect_rc 2 "$VIGIL" --db "$db" report --format text --subject cat
+	grep -q "^vigil: report: --subject cat: 3 observed executables are named cat: /tmp/vigil-t/10-learn/cat, /tmp/vigil-t/30-observe/cat, /usr/bin/cat (name one)$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" report --format text --subject nosuch
+	grep -q "^vigil: report: subject 'nosuch' was never observed$" "$cw/e"
+	# a path is taken as it is
+	expect_rc 0 "$VIGIL" --db "$db" report --format json --subject /usr/bin/cat
+	[ "$(jq -r '[.subjects[].exe] | join(" ")' "$cw/o")" = /usr/bin/cat ]
+}
+
+# report -o DIR never replaces what DIR holds (an earlier report).
+k_report_no_overwrite() {
+	local db=$cw/over.db d=$cw/over
+	rm -rf "$db"* "$d"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$d"
+	cp "$d/index.html" "$cw/over.html"
+	echo 'kept' > "$d/data/note"
+	expect_rc 2 "$VIGIL" --db "$db" report -o "$d"
+	grep -q "^vigil: report: -o $d: exists and is not empty: a report never replaces files (remove it or name another folder)$" "$cw/e"
+	cmp "$d/index.html" "$cw/over.html"
+	[ "$(cat "$d/data/note")" = kept ]
+	# an empty folder is fine
+	rm -rf "$d"
+	mkdir "$d"
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$d"
+	[ -s "$d/index.html" ]
+}
+
+# "make" then "make install PREFIX=/usr": the binary looks for its report
+# scripts under the new DATADIR (the object that holds it is rebuilt).
+k_datadir_rebuild() {
+	local t=$cw/datadir bin
+	rm -rf "$t"
+	mkdir -p "$t"
+	cp -a "$top/analyzer" "$t/analyzer"
+	ln -s "$top/kernel" "$t/kernel"
+	cp "$top/VERSION" "$t/" 2>/dev/null || true
+	bin=vigil
+	case $VIGIL in *-asan) bin=vigil-asan ;; esac
+	make -s -C "$t/analyzer" "$bin" > /dev/null
+	make -s -C "$t/analyzer" "$bin" PREFIX=/opt/k26 > /dev/null
+	grep -q '/opt/k26/share/vigil/reports' "$t/analyzer/$bin"
+	not grep -q '/usr/local/share/vigil/reports' "$t/analyzer/$bin"
+	rm -rf "$t"
+}
+
+# The man page's EXIT STATUS says what vigil run exits with.
+k_exit_status_doc() {
+	sed -n '/^\.SH EXIT STATUS/,/^\.SH EXAMPLES/p' "$top/docs/vigil.8" > "$cw/es"
+	grep -q '^\.B 126$' "$cw/es"
+	grep -q '^\.B 127$' "$cw/es"
+	grep -q '^\.BR run ", " ' "$cw/es" || grep -q '^\.B run$' "$cw/es"
+}
+
+# vigil subjects: every subject, its counts, runs, uids, first and last
+# record, and learning: one run is "seen once", never "converged".
+k_subjects() {
+	local db=$cw/subjects.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/vigil-uids.log
+	expect_rc 0 "$VIGIL" --db "$db" subjects
+	head -n 1 "$cw/o" | grep -q '^learning  *records learned  denied  runs first  *last  *uids  *subject$'
+	[ "$(($(wc -l < "$cw/o") - 1))" = "$(count "$db" 'SELECT count(DISTINCT exe) FROM records')" ]
+	grep -Eq '^still learning +12 +9 +0 +3 2026-12-03T09:43:21Z 2026-12-03T09:43:22Z 0,33,1000 +/usr/sbin/uidsvc$' "$cw/o"
+	grep -Eq '^seen once +3 +3 +0 +1 .* 0 +/usr/bin/cat$' "$cw/o"
+	not grep -q '^converged .* /usr/bin/cat$' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" subjects --format json --subject uidsvc
+	jq -e '.subjects == [{"exe":"/usr/sbin/uidsvc","records":12,"learned":9,"would_deny":0,"runs":3,"uids":[0,33,1000],"uids_complete":true,"first_ms":1796291001201,"last_ms":1796291002501,"last_new_ms":1796291002501,"learning":"still learning"}]' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db" subjects --format json
+	[ "$(jq '[.subjects[] | select(.runs == 1 and .learning != "seen once")] | length' "$cw/o")" = 0 ]
+	expect_rc 2 "$VIGIL" --db "$db" subjects --format html
+	expect_rc 2 "$VIGIL" --db "$db" subjects --subject /no/such
+	"$VIGIL" --verbs | grep -qx subjects
+	grep -q '^\\fBsubjects\\fR' "$top/docs/vigil.8"
+}
+
+t_cli k_version k_version
+t_cli k_subjects k_subjects
+t_cli k_subject_basename k_subject_basename
+t_cli k_report_no_overwrite k_report_no_overwrite
+t_cli k_datadir_rebuild k_datadir_rebuild
+t_cli k_exit_status_doc k_exit_status_doc
