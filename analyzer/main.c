@@ -29,8 +29,7 @@ static const struct cmd cmds[] = {
 	{ "export", do_export, "--to TARGET [-o DIR] CANDIDATE|-",
 	  "translate CANDIDATE for another LSM, systemd" },
 	{ "trial", do_trial, "--to apparmor|tomoyo CANDIDATE",
-	  "its export in AppArmor's complain mode or TOMOYO's permissive "
-	  "profile" },
+	  "its export in AppArmor/TOMOYO permissive mode" },
 	{ "run", do_run, "--landlock FILE|- -- COMMAND",
 	  "run COMMAND under a Landlock ruleset" },
 	{ "subjects", do_subjects, "[--subject EXE]... [--format text|json]",
