@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 
 #include "vigil.h"
+#include "util.h"
 #include "driver.h"
 #include "object.h"
 
@@ -34,6 +36,7 @@ struct se {
 	struct selabel_handle *h;
 	const char *fc;		/* the file contexts read, or NULL */
 	char *id, *mod, *domain, *fname;	/* the subject's */
+	char *exec_type, *exe;		/* its program's own file type */
 	struct se_allow *v;
 	size_t n;
 	struct export_notes *general, *left;
@@ -549,7 +552,43 @@ static void se_reset(struct se *s)
 	free(s->mod);
 	free(s->domain);
 	free(s->fname);
+	free(s->exec_type);
+	free(s->exe);
 	s->id = s->mod = s->domain = s->fname = NULL;
+	s->exec_type = s->exe = NULL;
+}
+
+/*
+ * The domain transitions into the subject's domain when its program
+ * (labelled exec_type by the module's .fc) is run from an admin's shell
+ * (unconfined_t, role unconfined_r) or by systemd (init_t). Each in an
+ * optional block: a policy without that domain skips it.
+ */
+static void se_transitions(const struct se *s, FILE *f)
+{
+	static const char *const from[][2] = {
+		{ "unconfined_t", "unconfined_r" },
+		{ "init_t", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(from); i++) {
+		fprintf(f, "\noptional {\n\trequire {\n\t\ttype %s;\n",
+			from[i][0]);
+		if (from[i][1])
+			fprintf(f, "\t\trole %s;\n", from[i][1]);
+		fprintf(f, "\t\tclass process transition;\n"
+			"\t\tclass file { execute getattr map open read };\n"
+			"\t}\n");
+		if (from[i][1])
+			fprintf(f, "\trole %s types %s;\n", from[i][1],
+				s->domain);
+		fprintf(f, "\tallow %s %s:file { execute getattr map open read };\n"
+			"\tallow %s %s:process transition;\n"
+			"\ttype_transition %s %s:process %s;\n}\n",
+			from[i][0], s->exec_type, from[i][0], s->domain,
+			from[i][0], s->exec_type, s->domain);
+	}
 }
 
 /* The module text: require block, the domain, the allow rules. */
@@ -564,7 +603,8 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 	for (i = 0; i < s->n && !rc; i++) {
 		qsort(s->v[i].perms, s->v[i].nperms, sizeof(char *), str_cmp);
 		if (strcmp(s->v[i].type, "self") &&
-		    strcmp(s->v[i].type, s->domain))
+		    strcmp(s->v[i].type, s->domain) &&
+		    strcmp(s->v[i].type, s->exec_type))
 			rc = strv_add_once(&types, &nt, s->v[i].type);
 		if (!rc)
 			rc = strv_add_once(&classes, &nc, s->v[i].class);
@@ -575,7 +615,9 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 		qsort(types, nt, sizeof(char *), str_cmp);
 	if (nc)
 		qsort(classes, nc, sizeof(char *), str_cmp);
-	fprintf(f, "module %s 1.0;\n\nrequire {\n\trole system_r;\n", mod);
+	fprintf(f, "module %s 1.0;\n\nrequire {\n\trole system_r;\n"
+		"\tattribute domain;\n\tattribute file_type;\n"
+		"\tattribute exec_type;\n", mod);
 	for (i = 0; i < nt; i++)
 		fprintf(f, "\ttype %s;\n", types[i]);
 	for (i = 0; i < nc; i++) {
@@ -599,7 +641,8 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 		fputs(" };\n", f);
 		free(perms);
 	}
-	fprintf(f, "}\n\ntype %s;\nrole system_r types %s;\n\n", s->domain,
+	fprintf(f, "}\n\ntype %s, domain;\ntype %s, file_type, exec_type;\n"
+		"role system_r types %s;\n\n", s->domain, s->exec_type,
 		s->domain);
 	for (i = 0; i < s->n; i++) {
 		fprintf(f, "allow %s %s:%s {", s->domain, s->v[i].type,
@@ -608,6 +651,7 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 			fprintf(f, " %s", s->v[i].perms[j]);
 		fputs(" };\n", f);
 	}
+	se_transitions(s, f);
 out:
 	for (i = 0; i < nt; i++)
 		free(types[i]);
@@ -670,7 +714,16 @@ static int se_subject_begin(struct export_ctx *c)
 	    asprintf(&s->domain, "vigil_%s_t", s->id) < 0 ||
 	    asprintf(&s->fname, "vigil_%s.te", s->id) < 0)
 		return -ENOMEM;
-	t = se_type(s, c->sr->exe, S_IFREG, &rc);
+	if (asprintf(&s->exec_type, "vigil_%s_exec_t", s->id) < 0)
+		return -ENOMEM;
+	s->exe = strdup(c->sr->exe);
+	if (!s->exe)
+		return -ENOMEM;
+	/* its own file type (the .fc labels the program with it), and the
+	 * type the policy gives it today (until restorecon) */
+	rc = se_allow(s, s->exec_type, "file", "entrypoint execute getattr "
+		      "map open read");
+	t = rc ? NULL : se_type(s, c->sr->exe, S_IFREG, &rc);
 	if (t)
 		rc = se_allow(s, t, "file", "entrypoint execute getattr map "
 			      "open read");
@@ -678,11 +731,119 @@ static int se_subject_begin(struct export_ctx *c)
 	return rc;
 }
 
+/*
+ * The module's file context: its program labelled with its exec type.
+ * The path is a regular expression there: every byte but letters,
+ * digits, '/', '_' and '-' is escaped ("\\." or "\\xHH"), so no name
+ * can add a line or a pattern of its own.
+ */
+static char *se_fc(const struct se *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	const unsigned char *p;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "# file context of vigil subject %s's program: restorecon "
+		"labels it, and running it enters %s\n", s->id, s->domain);
+	for (p = (const unsigned char *)s->exe; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '/' || *p == '_' ||
+		    *p == '-')
+			fputc(*p, f);
+		else if (*p == '.')
+			fputs("\\.", f);
+		else
+			fprintf(f, "\\x%02x", *p);
+	}
+	fprintf(f, "\t--\tsystem_u:object_r:%s:s0\n", s->exec_type);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Run argv in dir; 0 when it exits 0. Its output goes to stderr. */
+static int se_run(const char *dir, char *const argv[])
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (chdir(dir) || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 :
+	       WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -ENOENT : -EIO;
+}
+
+/* The compiled module beside the .te, as audit2allow -M makes it
+ * (checkpolicy, semodule-utils); 1 when those are not installed. */
+static int se_package(struct export_ctx *c, struct se *s)
+{
+	const char *dir = c->dir && *c->dir ? c->dir : ".";
+	char *mod = NULL, *pp = NULL, *fc = NULL, *path = NULL, **v;
+	int rc = -ENOMEM;
+
+	if (asprintf(&mod, "%s.mod", s->mod) < 0 ||
+	    asprintf(&pp, "%s.pp", s->mod) < 0 ||
+	    asprintf(&fc, "%s.fc", s->mod) < 0)
+		goto out;
+	rc = se_run(dir, (char *[]){ "checkmodule", "-M", "-m", "-o", mod,
+				     s->fname, NULL });
+	if (!rc)
+		rc = se_run(dir, (char *[]){ "semodule_package", "-o", pp,
+					     "-m", mod, "-f", fc, NULL });
+	if (rc == -ENOENT) {
+		rc = 1;
+		goto out;
+	}
+	if (rc) {
+		p_err("%s/%s: checkmodule or semodule_package failed", dir,
+		      s->fname);
+		goto out;
+	}
+	if (asprintf(&path, "%s/%s", dir, mod) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	unlink(path);
+	free(path);
+	path = NULL;
+	v = realloc(c->out->paths, (c->out->n + 1) * sizeof(*v));
+	if (!v || asprintf(&path, "%s/%s", dir, pp) < 0) {
+		if (v)
+			c->out->paths = v;
+		rc = -ENOMEM;
+		goto out;
+	}
+	c->out->paths = v;
+	c->out->paths[c->out->n++] = path;
+	path = NULL;
+	rc = 0;
+out:
+	free(path);
+	free(mod);
+	free(pp);
+	free(fc);
+	return rc;
+}
+
 static int se_subject_end(struct export_ctx *c)
 {
 	struct se *s = c->priv;
 	const char *body;
-	char *lead;
+	char *lead, *fc, *fcname;
 	size_t len;
 	int rc;
 
@@ -692,15 +853,35 @@ static int se_subject_end(struct export_ctx *c)
 	if (rc)
 		return rc;
 	if (asprintf(&lead, "# file contexts: %s\n# build: checkmodule -M -m "
-		     "-o %s.mod %s && semodule_package -o %s.pp -m %s.mod\n\n",
+		     "-o %s.mod %s && semodule_package -o %s.pp -m %s.mod "
+		     "-f %s.fc\n# (vigil export did it when both are "
+		     "installed); install: semodule -i %s.pp, then restorecon "
+		     "the program (a path another module labels keeps that "
+		     "module's type: then semanage fcontext -a -t %s with "
+		     "the path of %s.fc)\n\n",
 		     s->fc ? s->fc : "(the policy's default)", s->mod,
-		     s->fname, s->mod, s->mod) < 0)
+		     s->fname, s->mod, s->mod, s->mod, s->mod, s->exec_type,
+		     s->mod) < 0)
 		return -ENOMEM;
 	rc = export_emit(c, &(struct export_file){
 		.name = s->fname, .lead = lead, .text = body, .len = len,
 	});
 	free(lead);
-	return rc;
+	if (rc)
+		return rc;
+	fc = se_fc(s);
+	if (!fc || asprintf(&fcname, "%s.fc", s->mod) < 0) {
+		free(fc);
+		return -ENOMEM;
+	}
+	rc = export_emit(c, &(struct export_file){
+		.name = fcname, .text = fc, .len = strlen(fc), .raw = true,
+	});
+	free(fcname);
+	free(fc);
+	if (!rc)
+		rc = se_package(c, s);
+	return rc < 0 ? rc : 0;
 }
 
 static void se_release(struct export_ctx *c)

@@ -904,6 +904,8 @@ c_export() {
 			# a provenance comment first; JSON (Landlock) has none
 			case $f in
 			*.json) jq -e .pathBeneath "$f" > /dev/null ;;
+			# SELinux's compiled module, built beside its .te
+			*.pp) test -s "${f%.pp}.te" ;;
 			*) head -n 1 "$f" | grep -q '^# ' ;;
 			esac
 		done < "$cw/o"

@@ -1031,6 +1031,7 @@ static void test_selinux(void **state)
 	(void)state;
 	need("checkmodule", "checkpolicy");
 	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
 	if (access("/etc/selinux/default/contexts/files/file_contexts", R_OK))
 		fail_msg("no file contexts: install selinux-policy-default "
 			 "(scripts/install-deps)");
@@ -1038,7 +1039,28 @@ static void test_selinux(void **state)
 	tdir_make(&d);
 	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
 				    &files), 0);
-	assert_int_equal(files.n, 2);
+	/* per subject: the module, its file context, the compiled module */
+	assert_int_equal(files.n, 6);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.fc", d.path);
+	assert_string_equal(files.paths[1], path);
+	text = slurp(path);
+	assert_true(contains(text, "\n/usr/bin/demo\t--\tsystem_u:object_r:"
+				   "vigil_usr_bin_demo_exec_t:s0\n"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.pp", d.path);
+	assert_string_equal(files.paths[2], path);
+	assert_int_equal(access(path, R_OK), 0);
+	/* it links into a copy of the installed reference policy: every
+	 * type, class and permission it names exists there */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_bin_demo.pp %s/vigil_usr_bin_demo_helper.pp "
+	       "&& grep -q vigil_usr_bin_demo_exec_t "
+	       "$r/var/lib/selinux/default/active/file_contexts",
+	       d.path, d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
 	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
 	assert_string_equal(files.paths[0], path);
 	text = slurp(path);
@@ -1046,8 +1068,17 @@ static void test_selinux(void **state)
 	assert_true(contains(text, "\nmodule vigil_usr_bin_demo 1.0;\n\n"
 				   "require {\n\trole system_r;\n"));
 	assert_true(contains(text, "\ttype etc_t;\n"));
-	assert_true(contains(text, "\ntype vigil_usr_bin_demo_t;\n"
+	assert_true(contains(text, "\ntype vigil_usr_bin_demo_t, domain;\n"
+				   "type vigil_usr_bin_demo_exec_t, file_type, "
+				   "exec_type;\n"
 				   "role system_r types vigil_usr_bin_demo_t;\n"));
+	/* run from an admin's shell or by systemd, it enters its domain */
+	assert_true(contains(text, "\ttype_transition unconfined_t "
+				   "vigil_usr_bin_demo_exec_t:process "
+				   "vigil_usr_bin_demo_t;\n"));
+	assert_true(contains(text, "\ttype_transition init_t "
+				   "vigil_usr_bin_demo_exec_t:process "
+				   "vigil_usr_bin_demo_t;\n"));
 	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t etc_t:file "
 				   "{ getattr open read };\n"));
 	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
