@@ -144,6 +144,45 @@ t_ok "vigil generate" "$vigil" generate "${subjects[@]}" -o $w/cand.policy
 t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
 cp $w/cand.policy "$VIGIL_OUT/93-cand.policy"
 
+# ---- the anchor: TOMOYO's own learning mode on the same work ------------------
+# Empty domains for the two programs in profile 1 (learning), one normal
+# run each, then what TOMOYO learned (as tomoyo-savepolicy would save it)
+# beside vigil's export of the candidate: figures for docs/export.md.
+"$vigil" export --to tomoyo -o $w/tl $w/cand.policy > /dev/null
+for s in $httpd $svc; do
+	printf 'initialize_domain %s from any\n' "$s" | tomoyo-loadpolicy -e
+	printf '<kernel> %s\nuse_profile 1\n' "$s" | tomoyo-loadpolicy -d
+done
+rm -rf $state
+t_is "lighttpd in TOMOYO's learning mode: same output" "$(http_work)" "$out_http"
+t_is "the service in TOMOYO's learning mode: same output" "$(svc_work)" "$out_svc"
+# tomoyo_domain FILE DOMAIN: the rule lines of one domain of a policy file
+# (TOMOYO writes "file read/getattr X": one line per permission here)
+tomoyo_domain() {
+	awk -v d="$2" '/^<kernel>/ { on = ($0 == d); next }
+		on && /^[a-z]/ && !/^use_/ {
+			n = split($2, op, "/")
+			rest = $0
+			sub(/^[^ ]+ [^ ]+ /, "", rest)
+			for (i = 1; i <= n; i++)
+				print $1 " " op[i] " " rest
+		}' "$1" | sort -u
+}
+cp $tfs/domain_policy $w/learned.conf
+for s in $httpd $svc; do
+	tomoyo_domain $w/learned.conf "<kernel> $s" > $w/learned.one
+	tomoyo_domain $w/tl/tomoyo-domain_policy.conf "<kernel> $s" > $w/vigil.one
+	t_ok "TOMOYO learned rules for ${s##*/}" test -s $w/learned.one
+	t_diag "${s##*/}: TOMOYO learning mode $(wc -l < $w/learned.one) rules ($(grep -c '^file getattr' $w/learned.one) getattr), vigil's export $(wc -l < $w/vigil.one) ($(grep -c '^file getattr' $w/vigil.one) getattr, $(grep -c '\\\*\|\\\$' $w/vigil.one) with wildcards)"
+	comm -23 $w/learned.one $w/vigil.one | grep -v '^file getattr\|^misc env' | head -n 12 | while read -r l; do t_diag "  learned, not in vigil's words: $l"; done
+	comm -13 $w/learned.one $w/vigil.one | grep -v '^file getattr\|^misc env' | head -n 12 | while read -r l; do t_diag "  vigil's, not learned as such: $l"; done
+done
+cp $w/learned.conf "$VIGIL_OUT/93-tomoyo-learned.conf" 2>/dev/null
+for s in $httpd $svc; do
+	printf '<kernel> %s\nuse_profile 0\n' "$s" | tomoyo-loadpolicy -d
+done
+printf 'delete initialize_domain %s from any\n' $httpd $svc | tomoyo-loadpolicy -e
+
 # ---- 3. trial: vigil observe + TOMOYO permissive -------------------------------
 t_ok "vigil load the candidate" "$vigil" load $w/cand.policy
 t_ok "vigil mode observe" "$vigil" mode observe
