@@ -133,8 +133,10 @@ bad:
 
 int do_owners(int argc, char **argv)
 {
-	static const char usage[] = "owners [-n] [--subuid FILE]";
+	static const char usage[] = "owners [--db PATH] [-n] [--subuid FILE]";
 	static const struct option opts[] = {
+		/* every verb takes --db (this one keeps nothing there) */
+		{ "db", required_argument, NULL, 'd' },
 		{ "subuid", required_argument, NULL, 's' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,6 +151,8 @@ int do_owners(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'd':
+			break;
 		case 's':
 			file = optarg;
 			break;

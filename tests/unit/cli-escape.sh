@@ -149,7 +149,8 @@ e_export() {
 	done
 	grep -qF 'execute /tmp/new\x0aline\xc2\x9b31m\x9b32m: not UTF-8' "$d"/landlock/tmp.new_line*.txt
 	for f in "$d"/*/*; do
-		case $f in *.mod) continue ;; esac
+		# SELinux's compiled modules are binary
+		case $f in *.mod | *.pp) continue ;; esac
 		[ "$(LC_ALL=C grep -c $'\e' "$f")" = 0 ]
 		iconv -f UTF-8 -t UTF-8 "$f" > /dev/null
 	done
