@@ -681,8 +681,9 @@ static const char *const ll_general[] = {
 	"exists (listed below), unless that folder holds sensitive objects; "
 	"vigil run skips a path that does not exist when it starts (with "
 	"a warning)",
-	"the header is this file because JSON has no comments; the "
-	".json file is plain landlockconfig",
+	"the header is this file because JSON has no comments; "
+	"the .json file is "
+	"plain landlockconfig",
 };
 
 static int ll_begin(struct export_ctx *c)
