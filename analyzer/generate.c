@@ -16,6 +16,7 @@
 #include "rules.h"
 #include "policy_write.h"
 #include "policy.h"
+#include "update.h"
 
 static const char *plural(uint64_t n)
 {
@@ -41,6 +42,143 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
 	return rc;
 }
 
+/*
+ * generate --update FILE: the four observation sets of update.h, the merge,
+ * the result parsed and written (to out, else over FILE). An exit status.
+ */
+static int generate_update(struct vigil_store *store, const char *db,
+			   const char *file, const char *out,
+			   const struct vigil_rules_opts *ro,
+			   const struct verb_opts *vo)
+{
+	struct vigil_ruleset known = { 0 }, fresh = { 0 }, learned = { 0 },
+			     gen = { 0 };
+	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0 };
+	struct vigil_update_stats st;
+	struct vigil_policy_error perr = { 0 };
+	struct vigil_policy *pol = NULL;
+	struct vigil_rules_opts o;
+	int64_t from = 0, to = 0;
+	long long known_from = 0, known_until, fresh_since;
+	char *text = NULL, *res = NULL, err[512] = "";
+	size_t len, res_len = 0;
+	int rc, ret = EXIT_USAGE;
+
+	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
+	if (rc) {
+		p_err("%s: %s", file, rc == -EFBIG ? "policy larger than 1 "
+		      "MiB (the kernel's limit)" : strerror(-rc));
+		goto out;
+	}
+	rc = vigil_policy_parse(text, len, &pol, &perr);
+	if (rc) {
+		p_err("%s:%u: %s", file, perr.line,
+		      perr.msg[0] ? perr.msg : strerror(-rc));
+		goto out;
+	}
+	if (!vigil_update_window(text, len, &from, &to))
+		known_from = (long long)from * 1000;
+	if (ro->since_ms) {
+		fresh_since = ro->since_ms;
+	} else if (to) {
+		fresh_since = ((long long)to + 1) * 1000;
+	} else {
+		p_err("%s: no '# observed from A to B' header line: say since "
+		      "when with --since TIME", file);
+		goto out;
+	}
+	known_until = fresh_since - 1;
+	o = *ro;
+	o.strict = true;
+	o.by_via = true;
+	o.missing_ok = true;
+	o.check = false;
+	o.since_ms = known_from;
+	o.until_ms = known_until;
+	o.no_would_deny = true;
+	rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects, &o,
+				   &known, err, sizeof(err));
+	if (!rc) {
+		o.since_ms = fresh_since;
+		o.until_ms = 0;
+		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
+					   &o, &learned, err, sizeof(err));
+	}
+	if (!rc) {
+		o.check = true;
+		o.no_would_deny = false;
+		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
+					   &o, &fresh, err, sizeof(err));
+	}
+	if (!rc) {
+		o.strict = ro->strict;
+		o.since_ms = known_from;
+		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
+					   &o, &gen, err, sizeof(err));
+	}
+	if (rc) {
+		if (err[0])
+			p_err("%s", err);
+		else
+			p_err("%s: %s", db, rc == -EIO ?
+			      vigil_store_errmsg(store) : strerror(-rc));
+		goto out;
+	}
+	in.last = known.last > fresh.last ? known.last : fresh.last;
+	rc = vigil_update_text(text, len, &in, &res, &res_len, &st, err,
+			       sizeof(err));
+	if (rc) {
+		p_err("%s: %s", file, err[0] ? err : strerror(-rc));
+		goto out;
+	}
+	vigil_policy_free(pol);
+	pol = NULL;
+	rc = vigil_policy_parse(res, res_len, &pol, &perr);
+	if (rc) {
+		p_err("the updated policy %s: line %u: %s", rc == -E2BIG ||
+		      !strncmp(perr.msg, "too many ", 9) ||
+		      !strncmp(perr.msg, "policy too large", 16) ?
+		      "exceeds the kernel's limits" : "does not parse (a bug)",
+		      perr.line, perr.msg[0] ? perr.msg : strerror(-rc));
+		goto out;
+	}
+	if (out && !strcmp(out, "-")) {
+		if (fwrite(res, 1, res_len, stdout) != res_len ||
+		    fflush(stdout)) {
+			p_err("stdout: %s", strerror(errno));
+			goto out;
+		}
+	} else {
+		rc = write_file_atomic(out ? out : file, res, res_len);
+		if (rc) {
+			p_err("%s: %s", out ? out : file, strerror(-rc));
+			goto out;
+		}
+	}
+	fprintf(stderr, "vigil: generate: --update %s: %zu rule%s added, %zu "
+		"proposed from a trial's would-deny, %zu left out by hand "
+		"(marked), %zu sensitive would-deny never proposed, %zu new "
+		"access%s a marker names, %zu kept literal (a glob would "
+		"admit a marked one)", file, st.added,
+		plural(st.added), st.proposed, st.left_out, st.sensitive,
+		st.kept_out, st.kept_out == 1 ? "" : "es", st.literal);
+	if (st.unnamed && vo->nsubjects)
+		fprintf(stderr, "; %zu access%s of programs no block selects "
+			"(not merged: generate them with --subject)",
+			st.unnamed, st.unnamed == 1 ? "" : "es");
+	fputc('\n', stderr);
+	ret = EXIT_OK;
+out:
+	vigil_policy_free(pol);
+	vigil_ruleset_free(&known);
+	vigil_ruleset_free(&fresh);
+	vigil_ruleset_free(&learned);
+	vigil_ruleset_free(&gen);
+	free(text);
+	free(res);
+	return ret;
+}
+
 int do_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -58,6 +196,7 @@ int do_generate(int argc, char **argv)
 		{ "root", required_argument, NULL, 'R' },
 		{ "children", no_argument, NULL, 'C' },
 		{ "uid", required_argument, NULL, 'u' },
+		{ "update", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +206,7 @@ int do_generate(int argc, char **argv)
 		"         [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
 		"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
+		"         [--update CANDIDATE [--since TIME]]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
 		"  heuristics unless --strict; -o writes FILE atomically.\n"
@@ -89,7 +229,14 @@ int do_generate(int argc, char **argv)
 		"  under; --uid (numbers or user names): only observations\n"
 		"  under these uids. A rule seen only under uids the subject\n"
 		"  never ran as (its system uids, else its busiest uid; with\n"
-		"  --uid, those) is marked FLAG. See docs/generate.md.";
+		"  --uid, those) is marked FLAG. --update CANDIDATE: merge\n"
+		"  what was observed since CANDIDATE was made (its header's\n"
+		"  window; or since --since) into it, in place (or -o),\n"
+		"  keeping its lines: the rules it lacks are added with\n"
+		"  their evidence, a trial's would-deny proposed (never on a\n"
+		"  sensitive object), and what it left out of its own window\n"
+		"  marked '# vigil: left out:', never added back. See\n"
+		"  docs/generate.md.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -103,6 +250,7 @@ int do_generate(int argc, char **argv)
 	long long ms;
 	uint64_t v;
 	bool children = false;
+	const char *update = NULL;
 	int c, rc, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -155,6 +303,9 @@ int do_generate(int argc, char **argv)
 		case 'C':
 			children = true;
 			break;
+		case 'P':
+			update = optarg;
+			break;
 		}
 	}
 	if (c < 0) {
@@ -169,9 +320,23 @@ int do_generate(int argc, char **argv)
 		p_err("--boot and --since/--until exclude each other");
 		goto out;
 	}
+	if (update && (boot || children || ro.until_ms)) {
+		p_err("--update: --%s does not apply (the candidate's blocks "
+		      "say what to merge, its header since when)",
+		      boot ? "boot" : children ? "children" : "until");
+		goto out;
+	}
 	db = vigil_db_path();
 	if (open_store_existing(db, &store))
 		goto out;
+	if (update) {
+		if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
+			ro.sensitive_file = VIGIL_SENSITIVE_CONF;
+		ro.uids = vo.uids;
+		ro.nuids = vo.nuids;
+		ret = generate_update(store, db, update, out, &ro, &vo);
+		goto out;
+	}
 	if (boot) {
 		rc = boot_window(store, db, boot, &ro.since_ms, &ro.until_ms);
 		if (rc == BOOT_LISTED)

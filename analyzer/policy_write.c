@@ -52,8 +52,8 @@ static void put_uids(FILE *f, const struct vigil_uids *u)
 	put_uid_list(f, u->v, u->n, u->more);
 }
 
-static int put_rule(FILE *f, const struct vigil_subject_rules *sr,
-		    const struct vigil_rule *r, bool compact)
+int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
+			    const struct vigil_rule *r, bool compact)
 {
 	char acc[1024], t1[32], t2[32];
 
@@ -202,7 +202,8 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			free(c);
 		}
 		for (j = 0; j < sr->nrules; j++) {
-			rc = put_rule(f, sr, &sr->rules[j], compact);
+			rc = vigil_policy_write_rule(f, sr, &sr->rules[j],
+						     compact);
 			if (rc)
 				return rc;
 		}

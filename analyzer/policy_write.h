@@ -16,4 +16,12 @@
 int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 		       const char *db, bool strict, bool compact);
 
+/*
+ * One rule of sr as generate writes it: its evidence comment (# why: or
+ * # count), # sensitive: and # FLAG: lines, then the rule, each line
+ * starting with a tab. 0 or -EINVAL.
+ */
+int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
+			    const struct vigil_rule *r, bool compact);
+
 #endif /* VIGIL_ANALYZER_POLICY_WRITE_H */

@@ -719,6 +719,78 @@ c_generate_boot() {
 	[ "$(grep -vc '^#' "$cw/o")" = 3 ]
 }
 
+# kvd_run LOG T0 PID SERIAL: one run of a key-value daemon as the kernel
+# records it: a pid-numbered snapshot renamed over dump.rdb, its config,
+# /etc/motd (serials SERIAL.., one second apart from T0).
+kvd_run() {
+	local log=$1 t=$2 pid=$3 n=$4 i=0 op acc obj
+	for x in "open wc /var/lib/kvd/temp-$pid.rdb" \
+		"rename d /var/lib/kvd/temp-$pid.rdb" \
+		"rename c /var/lib/kvd/dump.rdb" "open r /etc/kvd/kvd.conf" \
+		"open r /etc/motd"; do
+		read -r op acc obj <<< "$x"
+		echo "type=KERNEL_OTHER msg=audit($((t + i)).000:$((n + i))): vigil=1 seq=$((n + i)) verdict=learned op=$op access=$acc uid=0 exe=\"/usr/sbin/kvd\" path=\"$obj\" target=? pid=$pid comm=\"kvd\"" >> "$log"
+		i=$((i + 1))
+	done
+}
+
+c_generate_update() {
+	local db=$cw/upd.db p=$cw/upd.policy t=1796290000
+	rm -rf "$db"* "$p" "$cw/uroot" "$cw"/upd*.log
+	mkdir -p "$cw/uroot"
+	# learning: three runs
+	kvd_run "$cw/upd1.log" $t 811 1
+	kvd_run "$cw/upd1.log" $((t + 100)) 1207 11
+	kvd_run "$cw/upd1.log" $((t + 200)) 1533 21
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upd1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" -o "$p"
+	grep -q '^	file wcd /var/lib/kvd/temp-\*.rdb$' "$p"
+	grep -q '^	file r /etc/motd$' "$p"
+	# the review: /etc/motd removed (rule and comment), a comment added
+	sed -i -e '/^	# count 3, .*$/{N;/\n	file r \/etc\/motd$/d}' \
+		-e 's|^	file r /etc/kvd/kvd.conf$|	# the admin: checked\n&|' "$p"
+	not grep -q 'motd' "$p"
+	cp "$p" "$cw/upd-edited.policy"
+	# the next run, and a trial in vigil observe (would-deny records)
+	kvd_run "$cw/upd2.log" $((t + 300)) 2210 31
+	{
+		echo "type=KERNEL_OTHER msg=audit($((t + 310)).000:41): vigil=1 seq=41 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/extra.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=KERNEL_OTHER msg=audit($((t + 311)).000:42): vigil=1 seq=42 verdict=would-deny op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/modules.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=KERNEL_OTHER msg=audit($((t + 312)).000:43): vigil=1 seq=43 verdict=would-deny op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/shadow\" target=? pid=2210 comm=\"kvd\""
+	} >> "$cw/upd2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upd2.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --update "$p"
+	[ ! -s "$cw/o" ]
+	grep -q "^vigil: generate: --update $p: 1 rule added, 1 proposed from a trial's would-deny, 1 left out by hand (marked), 1 sensitive would-deny never proposed, 1 new access a marker names" "$cw/e"
+	# the admin's lines all there, in their order (the header's window
+	# moved on); what was added, proposed and left out
+	diff <(grep -v '^# observed from ' "$cw/upd-edited.policy") \
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|extra.conf\|modules.conf\|^	# count 1, ' "$p")
+	grep -q '^# observed from 2026-12-03T09:26:40Z to 2026-12-03T09:31:52Z$' "$p"
+	grep -q '^	# vigil: left out: file r /etc/motd	# observed while the candidate was made' "$p"
+	grep -q '^	# vigil: left out: file r /etc/shadow	# a trial.s would-deny of a sensitive object' "$p"
+	not grep -q '^	file r /etc/motd$\|^	file r /etc/shadow$' "$p"
+	grep -B2 '^	file r /etc/kvd/extra.conf$' "$p" | grep -q '^	# vigil: added by --update'
+	grep -B2 '^	file r /etc/kvd/modules.conf$' "$p" | grep -q '^	# vigil: proposed by --update'
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# what vigil diff says now: only the two left out
+	expect_rc 1 "$VIGIL" --db "$db" diff "$p"
+	grep -q '^2 needed but missing, 0 allowed but never used$' "$cw/o"
+	grep -q '^	file r /etc/motd	' "$cw/o"
+	grep -q '^	file r /etc/shadow	' "$cw/o"
+	# again: nothing new, nothing changes but the update's line
+	cp "$p" "$cw/upd-1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uroot" --update "$p"
+	diff <(grep -v '^# vigil: updated' "$cw/upd-1.policy") <(grep -v '^# vigil: updated' "$p")
+	# errors: a candidate that does not parse, a missing one, --boot
+	printf 'subject /usr/sbin/kvd {\n\tfile q /x\n}\n' > "$cw/upd-bad.policy"
+	expect_rc 2 "$VIGIL" --db "$db" generate --update "$cw/upd-bad.policy"
+	grep -q "^vigil: generate: $cw/upd-bad.policy:2: " "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" generate --update "$cw/nonexistent.policy"
+	expect_rc 2 "$VIGIL" --db "$db" generate --update "$p" --boot 0
+	grep -q -- '--update: --boot does not apply' "$cw/e"
+}
+
 c_report_apparmor() {
 	local db=$cw/aa.db
 	rm -rf "$db"*
@@ -1241,6 +1313,7 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
+t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
