@@ -140,6 +140,7 @@ static const char *const heur_names[] = {
 	"varying number",
 	"pid in name",
 	"content-addressed store",
+	"numbers it made",
 };
 
 bool rules_has_meta(const char *s)
@@ -327,7 +328,8 @@ static int heur_library(struct comps *cs, unsigned int *heur)
  * -> "tmp*"; random-looking as a whole -> "*"; else each random-looking
  * segment between '.' and '-' -> "*" ("foo.aB3xYz" -> "foo.*").
  */
-static int temp_comp(struct comps *cs, size_t i, unsigned int *heur)
+static int temp_comp(struct comps *cs, size_t i, unsigned int *heur,
+		     bool star_ok)
 {
 	const char *c = cs->c[i];
 	size_t len = strlen(c), j, start, out = 0;
@@ -335,7 +337,8 @@ static int temp_comp(struct comps *cs, size_t i, unsigned int *heur)
 	char *buf;
 	int rc;
 
-	if (strchr(c, '*'))
+	/* star_ok: a glob a heuristic made ('*' stays, as a literal part) */
+	if (!star_ok && strchr(c, '*'))
 		return 0;
 	if (len >= 9 && !strncmp(c, "tmp", 3)) {
 		for (j = 3; j < len && is_word(c[j]); j++)
@@ -397,7 +400,7 @@ static int heur_tmpfile(struct comps *cs, unsigned int *heur)
 	return comp_set(cs, cs->n - 1, "#*");
 }
 
-static int heur_temp(struct comps *cs, unsigned int *heur)
+static int heur_temp(struct comps *cs, unsigned int *heur, bool star_ok)
 {
 	size_t skip, i;
 	int rc;
@@ -415,7 +418,7 @@ static int heur_temp(struct comps *cs, unsigned int *heur)
 	else
 		return 0;
 	for (i = skip; i < cs->n; i++) {
-		rc = temp_comp(cs, i, heur);
+		rc = temp_comp(cs, i, heur, star_ok);
 		if (rc)
 			return rc;
 	}
@@ -426,7 +429,13 @@ static int heur_temp(struct comps *cs, unsigned int *heur)
  * The glob of an absolute path without metacharacters, generalised:
  * *ret is NULL when no heuristic applies.
  */
-static int generalise_path(const char *path, char **ret, unsigned int *heur)
+/* generalise_path()'s flags: the temporary-name heuristic not now; on a
+ * glob of the names-that-vary heuristic (its '*' kept). */
+#define GEN_NO_TEMP 1u
+#define GEN_STAR_OK 2u
+
+static int generalise_path(const char *path, char **ret, unsigned int *heur,
+			   unsigned int flags)
 {
 	struct comps cs;
 	unsigned int h = 0;
@@ -445,8 +454,8 @@ static int generalise_path(const char *path, char **ret, unsigned int *heur)
 		rc = heur_library(&cs, &h);
 	if (!rc)
 		rc = heur_tmpfile(&cs, &h);
-	if (!rc)
-		rc = heur_temp(&cs, &h);
+	if (!rc && !(flags & GEN_NO_TEMP))
+		rc = heur_temp(&cs, &h, flags & GEN_STAR_OK);
 	if (!rc && h) {
 		*ret = comps_join(&cs);
 		if (!*ret)
@@ -480,6 +489,20 @@ static bool object_is_path(enum vigil_class class)
 }
 
 /* A rule from one observed object (examples: the object). */
+/* Whether the last component of glob keeps a number of 3+ digits. */
+static bool keeps_number(const char *glob)
+{
+	const char *c = strrchr(glob, '/');
+	size_t run = 0;
+
+	for (c = c ? c + 1 : glob; *c; c++) {
+		run = *c >= '0' && *c <= '9' ? run + 1 : 0;
+		if (run >= 3)
+			return true;
+	}
+	return false;
+}
+
 static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 			 struct vigil_rule *r)
 {
@@ -523,9 +546,24 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 		return 0;
 	}
 	if (!strict && o->class == VIGIL_CLASS_FILE && !rules_has_meta(o->object)) {
-		rc = generalise_path(o->object, &gen, &heur);
+		rc = generalise_path(o->object, &gen, &heur, 0);
 		if (rc)
 			goto fail;
+		/*
+		 * A number the temporary-name heuristic keeps literal
+		 * (.tmp-16583-pack-*.pack): the names-that-vary heuristic
+		 * sees the names first, with their evidence.
+		 */
+		if (gen && (heur & VIGIL_HEUR_TEMP) && keeps_number(gen)) {
+			free(gen);
+			gen = NULL;
+			heur = 0;
+			r->temp_later = true;
+			rc = generalise_path(o->object, &gen, &heur,
+					     GEN_NO_TEMP);
+			if (rc)
+				goto fail;
+		}
 	}
 	if (gen && b) {
 		rc = blast_judge(b, gen, 1, !(heur & VIGIL_HEUR_PROC),
@@ -592,6 +630,7 @@ static void rule_merge(struct vigil_rule *dst, struct vigil_rule *src)
 	rules_minmax(&dst->first, &dst->last, src->first, src->last);
 	dst->distinct += src->distinct;
 	dst->heuristics |= src->heuristics;
+	dst->temp_later = dst->temp_later || src->temp_later;
 	if (dst->pid != src->pid)
 		dst->pid = 0;
 	dst->generalised = dst->generalised || src->generalised;
@@ -1005,6 +1044,8 @@ static int heur_store(struct vigil_rule *rules, size_t *n, struct blast *b)
 	return rc;
 }
 
+bool rules_vary_off;
+
 static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 {
 	struct vary_ix *ix;
@@ -1015,6 +1056,8 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 	char *glob;
 	int rc = 0;
 
+	if (rules_vary_off)
+		return 0;
 	ix = calloc(*n ? *n : 1, sizeof(*ix));
 	vn = calloc(*n ? *n : 1, sizeof(*vn));
 	m = calloc(*n ? *n : 1, sizeof(*m));
@@ -1056,7 +1099,8 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 				for (q = 0; q < nm; q++) {
 					r = &rules[ix[m[q]].i];
 					vn[q] = (struct vary_name){ r->object,
-						r->first, r->last, r->pid };
+						r->first, r->last, r->pid,
+						r->access };
 				}
 				rc = rules_vary_glob(vn, nm, &glob, &kind);
 				if (rc)
@@ -1071,7 +1115,8 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 				const struct vigil_rule *r = &rules[ix[m[k]].i];
 
 				vn[k] = (struct vary_name){ r->object, r->first,
-							    r->last, r->pid };
+							    r->last, r->pid,
+							    r->access };
 			}
 			rc = rules_vary_glob(vn, nm, &glob, &kind);
 			if (rc || !glob)
@@ -1089,6 +1134,69 @@ out:
 	free(vn);
 	free(m);
 	free(done);
+	return rc;
+}
+
+/*
+ * The temporary-name heuristic on the names left to heur_vary first
+ * (rule.temp_later): on a literal name as before, on the glob heur_vary
+ * made its random-looking parts too (one run's .tmp-*-pack-aB3xYz.pack:
+ * the pid from the record, the random part by its look).
+ */
+static int heur_temp_later(struct vigil_rule *rules, size_t *n,
+			   struct blast *b)
+{
+	bool any = false;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < *n && !rc; i++) {
+		struct vigil_rule *r = &rules[i];
+		unsigned int heur = 0;
+		char *gen = NULL, *note = NULL, *g;
+
+		if (!r->temp_later || r->class != VIGIL_CLASS_FILE ||
+		    (r->heuristics & VIGIL_HEUR_TEMP))
+			continue;
+		rc = generalise_path(r->object, &gen, &heur,
+				     r->generalised ? GEN_STAR_OK : 0);
+		if (rc || !gen || !(heur & VIGIL_HEUR_TEMP) ||
+		    !strcmp(gen, r->object)) {
+			free(gen);
+			continue;
+		}
+		rc = b ? blast_judge(b, gen, r->distinct, true, &note) : 1;
+		if (rc < 0) {
+			free(gen);
+			break;
+		}
+		if (note && set_blast(r, note)) {
+			rc = -ENOMEM;
+		} else if (rc == 1) {
+			g = vigil_glob_escape_dup(gen, strlen(gen), true);
+			if (!g) {
+				rc = -ENOMEM;
+			} else {
+				free(r->glob);
+				r->glob = g;
+				free(r->object);
+				r->object = gen;
+				gen = NULL;
+				free(r->sensitive);
+				r->sensitive = NULL;
+				r->heuristics |= heur;
+				r->generalised = true;
+				any = true;
+				rc = 0;
+			}
+		} else {
+			rc = 0;
+		}
+		free(gen);
+		free(note);
+	}
+	if (!rc && any)
+		rules_sort_merge(rules, n);
 	return rc;
 }
 
@@ -1306,6 +1414,8 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 		rc = heur_store(rules, &n, b);
 		if (!rc)
 			rc = heur_vary(rules, &n, b);
+		if (!rc)
+			rc = heur_temp_later(rules, &n, b);
 		if (!rc)
 			rc = heur_siblings(rules, &n, b);
 		if (rc)

@@ -75,6 +75,12 @@ struct vigil_rule {
 	char *sensitive;
 	/* The records' pid when they all had one, else 0 (rules.c). */
 	uint32_t pid;
+	/*
+	 * rules.c (internal): a name under a temporary folder whose number
+	 * the temporary-name heuristic would keep literal: left to the
+	 * names-that-vary heuristic first, the temporary one after it.
+	 */
+	bool temp_later;
 };
 
 /* Whether r was seen only under uids its subject never ran as. */
@@ -103,6 +109,11 @@ enum {
 	VIGIL_HEUR_PID = 1 << 8,
 	/* a content-addressed store: DIR/HH/HASH as DIR/??/STAR */
 	VIGIL_HEUR_STORE = 1 << 9,
+	/*
+	 * names that differ in a number (any length) the program made each
+	 * of itself: rotations it does, counters (rules_vary.c)
+	 */
+	VIGIL_HEUR_MADE = 1 << 10,
 };
 
 #define VIGIL_SIBLINGS_MIN 5

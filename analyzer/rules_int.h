@@ -31,8 +31,12 @@ struct vary_name {
 	const char *path;	/* absolute, no glob metacharacter */
 	int64_t first, last;	/* when it was used (seconds) */
 	uint32_t pid;		/* the records' pid, or 0 */
+	uint64_t access;	/* file access bits (VIGIL_FILE_C: made by it) */
 };
-/* Digits a number has at least to vary between runs (not "log.1"). */
+/*
+ * Digits a number has at least to vary between runs (not "log.1"), unless
+ * the program made each of the names itself (rotations, counters).
+ */
 #define VARY_DIGITS_MIN 3
 /*
  * The least glob (unescaped, '*' the only operator) over names[0..n),
@@ -42,6 +46,12 @@ struct vary_name {
  */
 int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 		    unsigned int *kind);
+/*
+ * Skip the names-that-vary heuristic (heur_vary): for
+ * tests/bench/vary-cost only, its baseline in the same run. Never set by
+ * vigil itself.
+ */
+extern bool rules_vary_off;
 
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l);
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */

@@ -13,11 +13,16 @@
  *    than half of them look random (a digit or both cases, or 8 or more
  *    hex digits: mkstemp may draw "abcdef"), and the parts differ from
  *    the first name's in at least half of their bytes, or in length;
- *  - one name alone whose number is the pid of the task that used it.
+ *  - one name alone whose number is the pid of the task that used it;
+ *  - a number of any length (1 or 2 digits too) when the program made
+ *    each of the names itself (VIGIL_FILE_C: a create, an O_CREAT open,
+ *    a rename's or a link's target): rotations it does ("log.1" renamed
+ *    to "log.2"), counters of the files it writes.
  *
  * Two config files that differ by a digit ("site1.conf", "python2.cfg")
- * or rotations ("log.1", "log.2") are never merged: their numbers are
- * too short to be pids or counters of runs, and a word with a digit is
+ * or rotations the program only reads or appends to ("log.1", "log.2")
+ * are never merged: their numbers are too short to be pids or counters
+ * of runs, the program did not make them, and a word with a digit is
  * not random. docs/generate.md lists the rules.
  */
 #include <errno.h>
@@ -125,7 +130,7 @@ static unsigned int judge(const struct vary_name *names,
 			  size_t *suf)
 {
 	size_t p, s, minlen = (size_t)-1, i, j, k, looks = 0;
-	bool pids = true, apart = true, random = true;
+	bool pids = true, apart = true, random = true, made = true;
 
 	for (i = 0; i < n; i++)
 		if (v[i]->len < minlen)
@@ -158,6 +163,7 @@ static unsigned int judge(const struct vary_name *names,
 			break;
 		pids &= is_pid(m, ml, names[i].pid);
 		apart &= ml >= VARY_DIGITS_MIN;
+		made &= !!(names[i].access & VIGIL_FILE_C);
 	}
 	if (i == n && pids)
 		return VIGIL_HEUR_PID;
@@ -170,6 +176,9 @@ static unsigned int judge(const struct vary_name *names,
 		if (apart)
 			return VIGIL_HEUR_NUMBER;
 	}
+	/* numbers it made, whatever their length: rotations, counters */
+	if (i == n && made && n > 1)
+		return VIGIL_HEUR_MADE;
 	if (n < 2)
 		return 0;
 	/* a random run: the whole run of letters and digits */

@@ -1280,6 +1280,11 @@ static void test_vary_db(void **state)
 	rec("/usr/bin/w", "open", "a", "/var/log/w/log.1");
 	rec("/usr/bin/w", "open", "a", "/var/log/w/log.2");
 	rec_pid(4242, "/usr/bin/w", "link", "c", "/run/w/admin.sock.4242.bak");
+	/* a rotation it does itself: rot.1 renamed to rot.2, rot to rot.1 */
+	rec("/usr/bin/w", "rename", "d", "/var/log/w/rot.1");
+	rec("/usr/bin/w", "rename", "c", "/var/log/w/rot.2");
+	rec("/usr/bin/w", "rename", "d", "/var/log/w/rot");
+	rec("/usr/bin/w", "rename", "c", "/var/log/w/rot.1");
 	rs = load_checked(root, false, NULL);
 	sr = subj(&rs, "/usr/bin/w");
 	r = must(sr, VIGIL_CLASS_FILE, "/var/lib/x/.state.*.tmp");
@@ -1294,6 +1299,10 @@ static void test_vary_db(void **state)
 	must(sr, VIGIL_CLASS_FILE, "/var/lib/x/state.json");
 	must(sr, VIGIL_CLASS_FILE, "/var/log/w/log.1");
 	must(sr, VIGIL_CLASS_FILE, "/var/log/w/log.2");
+	r = must(sr, VIGIL_CLASS_FILE, "/var/log/w/rot.*");
+	assert_string_equal(r->why, "numbers it made");
+	assert_int_equal(r->distinct, 2);
+	must(sr, VIGIL_CLASS_FILE, "/var/log/w/rot");
 	must(sr, VIGIL_CLASS_FILE, "/etc/w/site1.conf");
 	must(sr, VIGIL_CLASS_FILE, "/etc/w/site2.conf");
 	check_covers(&rs);
@@ -1303,6 +1312,53 @@ static void test_vary_db(void **state)
 			       "/var/lib/x/.state.6759.tmp; heuristic: pid in "
 			       "name; blast radius 0 more existing"));
 	free(t);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
+ * Under /tmp the temporary-name heuristic used to run first and keep a
+ * pid literal (.tmp-16583-pack-*.pack): the names that vary are judged
+ * first, with their evidence, and the temporary heuristic after them.
+ */
+static void test_tmp_vary(void **state)
+{
+	static const char p[] = "/tmp/r/.git/objects/pack";
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300], name[160];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-tmpvary", dir);
+	touch_in(root, "/tmp/r/.git/HEAD");
+	db_new("tmpvary.db");
+	/* two runs of git gc: the pid and a mkstemp suffix */
+	snprintf(name, sizeof(name), "%s/.tmp-16583-pack-Ab3xYz.pack", p);
+	rec_pid(16583, "/usr/bin/git", "open", "wc", name);
+	seq += 100;	/* the next run, later */
+	snprintf(name, sizeof(name), "%s/.tmp-16600-pack-Qz9aBc.pack", p);
+	rec_pid(16600, "/usr/bin/git", "open", "wc", name);
+	/* one run of another program: its pid, its random part */
+	rec_pid(4242, "/usr/bin/one", "open", "wc",
+		"/tmp/o/.tmp-4242-out-Kp3xQz.dat");
+	/* a number that is no pid, alone: literal, as before */
+	rec_pid(100, "/usr/bin/one", "open", "wc",
+		"/tmp/o/job-12345-aB3xYz.out");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/bin/git");
+	snprintf(name, sizeof(name), "%s/.tmp-*-pack-*.pack", p);
+	r = must(sr, VIGIL_CLASS_FILE, name);
+	assert_int_equal(r->distinct, 2);
+	assert_int_equal(sr->nrules, 1);
+	assert_non_null(strstr(r->why, "pid in name"));
+	assert_non_null(strstr(r->why, "random name"));
+	sr = subj(&rs, "/usr/bin/one");
+	r = must(sr, VIGIL_CLASS_FILE, "/tmp/o/.tmp-*-out-*.dat");
+	assert_string_equal(r->why, "temporary name + pid in name");
+	r = must(sr, VIGIL_CLASS_FILE, "/tmp/o/job-12345-*.out");
+	assert_string_equal(r->why, "temporary name");
+	check_covers(&rs);
 	vigil_ruleset_free(&rs);
 	db_close();
 }
@@ -1475,6 +1531,7 @@ int main(void)
 		cmocka_unit_test(test_safe_patterns),
 		cmocka_unit_test(test_vary_db),
 		cmocka_unit_test(test_store_db),
+		cmocka_unit_test(test_tmp_vary),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),
 	};

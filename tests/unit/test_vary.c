@@ -27,9 +27,13 @@ struct vcase {
 };
 
 /* Runs: each name in its own second, apart (t = 10, 20, 30, ...). */
-#define RUN(p, t) { p, t, t, 0 }
-#define PID(p, t, pid) { p, t, t, pid }
-#define EVERY(p) { p, 10, 40, 0 }	/* used in every run */
+#define RUN(p, t) { p, t, t, 0, 0 }
+#define PID(p, t, pid) { p, t, t, pid, 0 }
+#define EVERY(p) { p, 10, 40, 0, 0 }	/* used in every run */
+/* Made by the program itself (c: create, rename's target), t0..t1. */
+#define MADE(p, t0, t1) { p, t0, t1, 0, VIGIL_FILE_C | VIGIL_FILE_D }
+/* Written or appended to, never made (no c). */
+#define WRITTEN(p, t0, t1) { p, t0, t1, 0, VIGIL_FILE_W | VIGIL_FILE_A }
 
 static const struct vcase corpus[] = {
 	/* numbers that differ between runs: the number only */
@@ -51,8 +55,8 @@ static const struct vcase corpus[] = {
 	    RUN("/var/backups/app/dump-1733538781.sql", 20) },
 	  "/var/backups/app/dump-*.sql", VIGIL_HEUR_NUMBER },
 	{ "pids of workers within one run (overlapping times)",
-	  { { "/run/w/worker.1234.sock", 10, 20, 1234 },
-	    { "/run/w/worker.1240.sock", 11, 20, 1240 } },
+	  { { "/run/w/worker.1234.sock", 10, 20, 1234, 0 },
+	    { "/run/w/worker.1240.sock", 11, 20, 1240, 0 } },
 	  "/run/w/worker.*.sock", VIGIL_HEUR_PID },
 	/* one name alone: only when its number is the pid */
 	{ "a pid-numbered hard link seen once, its pid known",
@@ -96,7 +100,38 @@ static const struct vcase corpus[] = {
 	    RUN("/r/.git/objects/pack/tmp_pack_qwerty", 20),
 	    RUN("/r/.git/objects/pack/tmp_pack_7Gh2Kp", 30) },
 	  "/r/.git/objects/pack/tmp_pack_*", VIGIL_HEUR_RANDOM },
+	/* short numbers: only when the program made each name itself */
+	{ "rotations it does itself (renamed log.1 -> log.2, overlapping)",
+	  { MADE("/var/log/app/log.1", 10, 40), MADE("/var/log/app/log.2", 10, 40),
+	    MADE("/var/log/app/log.3", 20, 40) },
+	  "/var/log/app/log.*", VIGIL_HEUR_MADE },
+	{ "compressed rotations it made",
+	  { MADE("/var/log/app/log.2.gz", 10, 40),
+	    MADE("/var/log/app/log.3.gz", 10, 40) },
+	  "/var/log/app/log.*.gz", VIGIL_HEUR_MADE },
+	{ "a two-digit counter of the jobs it writes",
+	  { MADE("/var/spool/j/job.07", 10, 10), MADE("/var/spool/j/job.12", 20, 20) },
+	  "/var/spool/j/job.*", VIGIL_HEUR_MADE },
+	{ "a WAL segment it creates, the number advancing",
+	  { MADE("/var/lib/db/wal/000000010000000000000001", 10, 20),
+	    MADE("/var/lib/db/wal/000000010000000000000002", 15, 30) },
+	  NULL, 0 },	/* the whole name varies: left to many siblings */
+	{ "a WAL segment with a prefix, the number advancing",
+	  { MADE("/var/lib/db/wal/seg-0001.wal", 10, 20),
+	    MADE("/var/lib/db/wal/seg-0005.wal", 15, 30) },
+	  "/var/lib/db/wal/seg-*.wal", VIGIL_HEUR_MADE },
 	/* must not be merged */
+	{ "rotations it only appends to (log.1 and log.2, no c)",
+	  { WRITTEN("/var/log/app/log.1", 10, 40),
+	    WRITTEN("/var/log/app/log.2", 10, 40) }, NULL, 0 },
+	{ "one rotation made, the other only read",
+	  { MADE("/var/log/app/log.1", 10, 40), RUN("/var/log/app/log.2", 20) },
+	  NULL, 0 },
+	{ "one name made alone",
+	  { MADE("/var/log/app/log.1", 10, 40) }, NULL, 0 },
+	{ "configs that differ by a digit, written in place",
+	  { WRITTEN("/etc/app/site1.conf", 10, 40),
+	    WRITTEN("/etc/app/site2.conf", 10, 40) }, NULL, 0 },
 	{ "words of six letters or more, none random",
 	  { RUN("/srv/x/config.backup", 10), RUN("/srv/x/config.stored", 20) },
 	  NULL, 0 },
