@@ -67,6 +67,7 @@ bench: deps kernel analyzer
 	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/kernel
 	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/steady-ab
 	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/policy-index
+	@VIGIL_BENCH_OUT=$(KBUILD)/bench tests/bench/vary-cost
 	@if [ -x tests/bench/analyzer ]; then tests/bench/analyzer; fi
 
 # make install / uninstall: the analyzer as a Debian program lays it out.
