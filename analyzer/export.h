@@ -24,6 +24,8 @@ struct export_opts {
 	unsigned int landlock_abi;
 	/* SELinux file contexts to map paths with; NULL: the installed. */
 	const char *selinux_fcontexts;
+	/* SELinux: each domain declared permissive (vigil trial) */
+	bool selinux_permissive;
 };
 
 /* The paths of the files an exporter wrote (caller frees). */
@@ -37,6 +39,10 @@ void export_files_free(struct export_files *f);
 struct export_target;
 extern const struct export_target export_apparmor, export_selinux,
 	export_landlock, export_tomoyo, export_systemd;
+/* SELinux: the module a subject's program gets ("vigil_" IDENT), its
+ * domain is that with "_t" (new string, or NULL). */
+char *export_selinux_module(const char *exe);
+
 /* The target named name ("apparmor"...), or NULL. */
 const struct export_target *export_target_find(const char *name);
 

@@ -220,6 +220,10 @@ int vigil_store_boots(struct vigil_store *s, struct vigil_store_boot **ret,
 int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
 				 int (*fn)(void *ctx, const char *text),
 				 void *ctx);
+/* SELinux's AVC denials (permissive or not) since since_ms, by time. */
+int vigil_store_selinux_denied(struct vigil_store *s, int64_t since_ms,
+			       int (*fn)(void *ctx, const char *text),
+			       void *ctx);
 /* exe's would-deny records since since_ms, per distinct access. */
 struct vigil_store_denial {
 	const char *exe, *op, *access, *object;	/* object "?" for none */

@@ -2,8 +2,9 @@
 /*
  * vigil analyzer: "vigil trial", a candidate's export tried in the
  * target's own permissive mode (AppArmor complain mode, TOMOYO's
- * permissive profile), its would-be denials (AppArmor's ALLOWED records,
- * TOMOYO's granted=no audit entries) reported beside vigil's own.
+ * permissive profile, SELinux permissive domains), its would-be denials
+ * (AppArmor's ALLOWED records, TOMOYO's granted=no audit entries,
+ * SELinux's AVC denials) reported beside vigil's own.
  *
  *   vigil trial --to apparmor [-o DIR] [--subject EXE]... CANDIDATE
  *       export CANDIDATE into DIR, load the profiles of its subjects that
@@ -12,6 +13,9 @@
  *   vigil trial --to tomoyo [-o DIR] [--subject EXE]... CANDIDATE
  *       export CANDIDATE into DIR, load its domains in profile 2
  *       (trial_tomoyo.c)
+ *   vigil trial --to selinux [-o DIR] [--subject EXE]... CANDIDATE
+ *       export CANDIDATE into DIR with each domain permissive, install
+ *       the modules and label the programs (trial_selinux.c)
  *   vigil trial --report DIR      what both would have denied since then
  *   vigil trial --stop DIR        the same, then unload the profiles
  */
@@ -35,6 +39,7 @@
 #include "rules.h"
 #include "match.h"
 #include "trial_tomoyo.h"
+#include "trial_selinux.h"
 
 #define STATE_FILE "trial.state"
 
@@ -81,6 +86,8 @@ struct state {
 	 * their domain policy; its exception policy */
 	bool tomoyo;
 	char *exception;
+	/* SELinux: the profiles are the domains, FILE their module (.pp) */
+	bool selinux;
 };
 
 static void state_free(struct state *s)
@@ -183,6 +190,8 @@ static int state_read(const char *dir, struct state *s)
 			s->nsubj++;
 		} else if (!strcmp(line, "target tomoyo")) {
 			s->tomoyo = true;
+		} else if (!strcmp(line, "target selinux")) {
+			s->selinux = true;
 		} else if (!strncmp(line, "exception ", 10)) {
 			free(s->exception);
 			s->exception = NULL;
@@ -243,13 +252,46 @@ struct trial_seen {
 	size_t naa, nwd;
 };
 
+/* The target's name in the report. */
+static const char *target_name(const struct state *s)
+{
+	return s->tomoyo ? "TOMOYO" : s->selinux ? "SELinux" : "AppArmor";
+}
+
 static void aa_header(struct trial_seen *t)
 {
 	if (!t->header)
 		printf("%s would have denied:\n", t->s->tomoyo ?
-		       "TOMOYO (permissive profile 2)" :
+		       "TOMOYO (permissive profile 2)" : t->s->selinux ?
+		       "SELinux (permissive domains)" :
 		       "AppArmor (complain mode)");
 	t->header = true;
+}
+
+/* One AVC denial: listed once when its source domain is the trial's. */
+static int se_row(void *ctx, const char *text)
+{
+	struct trial_seen *t = ctx;
+	size_t before = t->notes.n;
+	struct selinux_avc a;
+	int rc;
+
+	aa_header(t);
+	rc = selinux_avc_parse(text, &a);
+	if (rc)
+		return rc == -EINVAL ? 0 : rc;
+	if (a.denied && loaded(t->s, a.stype))
+		rc = note_add(&t->notes, "%s: { %s } %s%s%s:%s", a.stype,
+			      a.perms, a.object ? a.object : "",
+			      a.object ? " " : "", a.ttype, a.tclass);
+	if (!rc && t->notes.n > before) {
+		putchar('\t');
+		esc_text(stdout, t->notes.v[before]);
+		putchar('\n');
+		t->naa++;
+	}
+	selinux_avc_free(&a);
+	return rc;
 }
 
 /* One TOMOYO reject: listed once when its domain is one of the trial's.
@@ -339,7 +381,10 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 		rc = -ENOENT;
 		goto out;
 	}
-	if (!s->tomoyo)
+	if (s->selinux)
+		rc = vigil_store_selinux_denied(store, s->start_ms, se_row,
+						&t);
+	else if (!s->tomoyo)
 		rc = vigil_store_apparmor_allowed(store, s->start_ms, aa_row,
 						  &t);
 	if (rc)
@@ -352,8 +397,8 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 	if (rc)
 		goto out;
 	printf("%zu %s, %zu vigil would-be denials since the trial "
-	       "started (run vigil ingest first)\n", t.naa,
-	       s->tomoyo ? "TOMOYO" : "AppArmor", t.nwd);
+	       "started (run vigil ingest first)\n", t.naa, target_name(s),
+	       t.nwd);
 	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
@@ -363,48 +408,96 @@ out:
 	return rc;
 }
 
+/*
+ * What every target's trial starts with: the candidate as a rule set (its
+ * subjects, or those named), DIR made, the target's export written there.
+ */
+static int trial_export(const struct export_target *target, const char *dir,
+			const char *cand, char **subjects, size_t nsubjects,
+			struct export_opts *eo, struct vigil_ruleset *rs,
+			struct export_files *files)
+{
+	int rc = export_load_candidate(cand, subjects, nsubjects, eo, rs);
+
+	if (rc)
+		return rc;
+	if (!rs->nsubjects) {
+		p_err("%s: the candidate names no subject", cand);
+		return -EINVAL;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = -errno;
+		p_err("-o %s: %s", dir, strerror(errno));
+		return rc;
+	}
+	rc = export_run(target, rs, dir, eo, files);
+	if (rc)
+		p_err("export to %s in %s: %s", target->name, dir,
+		      strerror(-rc));
+	return rc;
+}
+
+/* The state file's first lines: when the trial started, the candidate. */
+static int state_begin(FILE *f, const struct timeval *tv, const char *cand)
+{
+	int rc;
+
+	fprintf(f, "start %lld\ncandidate ",
+		(long long)tv->tv_sec * 1000 + tv->tv_usec / 1000);
+	rc = state_put(f, cand);
+	fputc('\n', f);
+	return rc;
+}
+
+/* Close the state text f (all of *text) and write it as DIR's state
+ * file at once; then tell the user what follows (stop: what --stop does). */
+static int state_commit(const char *dir, FILE *f, char **text, size_t *len,
+			const char *stop)
+{
+	char *path;
+	int rc;
+
+	if (fclose(f))
+		return -ENOMEM;
+	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0)
+		return -ENOMEM;
+	rc = write_file_atomic(path, *text, *len);
+	if (rc)
+		p_err("%s: %s", path, strerror(-rc));
+	else
+		printf("run the workload, then: vigil ingest; vigil trial "
+		       "--report %s (--stop %s %s)\n", dir, dir, stop);
+	free(path);
+	return rc;
+}
+
 static int trial_start(const char *dir, const char *cand, char **subjects,
 		       size_t nsubjects)
 {
 	struct export_opts eo = { .candidate = cand };
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };
-	char **load = NULL, *text = NULL, *path = NULL;
+	char **load = NULL, *text = NULL;
 	size_t i, j, n = 0, len = 0, fi;
 	struct timeval tv;
 	bool *reach = NULL, *sub = NULL;
 	FILE *f = NULL;
 	int rc;
 
-	rc = export_load_candidate(cand, subjects, nsubjects, &eo, &rs);
+	rc = trial_export(&export_apparmor, dir, cand, subjects, nsubjects,
+			  &eo, &rs, &files);
 	if (rc)
-		return rc;
-	if (!rs.nsubjects) {
-		p_err("%s: the candidate names no subject", cand);
-		rc = -EINVAL;
 		goto out;
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = -errno;
-		p_err("-o %s: %s", dir, strerror(errno));
-		goto out;
-	}
-	rc = export_run(&export_apparmor, &rs, dir, &eo, &files);
-	if (!rc)
-		rc = export_reach(&rs, &reach);
+	rc = export_reach(&rs, &reach);
 	load = calloc(rs.nsubjects + 1, sizeof(*load));
 	sub = calloc(rs.nsubjects + 1, sizeof(*sub));
 	f = open_memstream(&text, &len);
 	if (rc || !load || !sub || !f) {
 		rc = rc ? rc : -ENOMEM;
-		p_err("export to apparmor in %s: %s", dir, strerror(-rc));
 		goto out;
 	}
 	gettimeofday(&tv, NULL);
-	fprintf(f, "start %lld\ncandidate ",
-		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
-	rc = state_put(f, cand);
-	fputc('\n', f);
+	rc = state_begin(f, &tv, cand);
 	if (rc)
 		goto out;
 	/* only the subjects no other one runs: a child runs under its
@@ -455,31 +548,16 @@ static int trial_start(const char *dir, const char *cand, char **subjects,
 	}
 	if (rc)
 		goto out;
-	if (fclose(f)) {
-		f = NULL;
-		rc = -ENOMEM;
-		goto out;
-	}
-	f = NULL;
 	rc = parser_run("-Cr", load, n);
 	if (rc) {
 		p_err("apparmor_parser -C -r could not load the profiles");
 		goto out;
 	}
-	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = write_file_atomic(path, text, len);
-	if (rc)
-		p_err("%s: %s", path, strerror(-rc));
-	else
-		printf("run the workload, then: vigil ingest; vigil trial "
-		       "--report %s (--stop %s unloads them)\n", dir, dir);
+	rc = state_commit(dir, f, &text, &len, "unloads them");
+	f = NULL;
 out:
 	if (f)
 		fclose(f);
-	free(path);
 	free(text);
 	free(load);
 	free(sub);
@@ -508,25 +586,14 @@ static int trial_start_tomoyo(const char *dir, const char *cand,
 	rc = tomoyo_trial_available();
 	if (rc)
 		return rc;
-	rc = export_load_candidate(cand, subjects, nsubjects, &eo, &rs);
-	if (rc)
-		return rc;
-	if (!rs.nsubjects) {
-		p_err("%s: the candidate names no subject", cand);
+	rc = trial_export(&export_tomoyo, dir, cand, subjects, nsubjects, &eo,
+			  &rs, &files);
+	if (!rc && files.n != 2) {
 		rc = -EINVAL;
-		goto out;
+		p_err("export to tomoyo in %s: not 2 files", dir);
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = -errno;
-		p_err("-o %s: %s", dir, strerror(errno));
+	if (rc)
 		goto out;
-	}
-	rc = export_run(&export_tomoyo, &rs, dir, &eo, &files);
-	if (rc || files.n != 2) {
-		rc = rc ? rc : -EINVAL;
-		p_err("export to tomoyo in %s: %s", dir, strerror(-rc));
-		goto out;
-	}
 	/* the start before the load: nothing TOMOYO logs is missed */
 	gettimeofday(&tv, NULL);
 	rc = tomoyo_trial_load(files.paths[0], files.paths[1],
@@ -555,10 +622,8 @@ static int trial_start_tomoyo(const char *dir, const char *cand,
 	}
 	/* names as state_put writes them (the domains are TOMOYO words:
 	 * printable ASCII, no tab) */
-	fprintf(f, "start %lld\ncandidate ",
-		(long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
-	rc = state_put(f, cand);
-	fputs("\ntarget tomoyo\nexception ", f);
+	rc = state_begin(f, &tv, cand);
+	fputs("target tomoyo\nexception ", f);
 	rc = rc ? rc : state_put(f, files.paths[1]);
 	fputc('\n', f);
 	for (i = 0; !rc && i < nd; i++) {
@@ -576,23 +641,8 @@ static int trial_start_tomoyo(const char *dir, const char *cand,
 	}
 	if (rc)
 		goto out;
-	if (fclose(f)) {
-		f = NULL;
-		rc = -ENOMEM;
-		goto out;
-	}
+	rc = state_commit(dir, f, &text, &len, "gives the domains profile 0");
 	f = NULL;
-	if (asprintf(&path, "%s/%s", dir, STATE_FILE) < 0) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = write_file_atomic(path, text, len);
-	if (rc)
-		p_err("%s: %s", path, strerror(-rc));
-	else
-		printf("run the workload, then: vigil ingest; vigil trial "
-		       "--report %s (--stop %s gives the domains profile 0)\n",
-		       dir, dir);
 out:
 	if (f)
 		fclose(f);
@@ -603,6 +653,132 @@ out:
 	free(text);
 	export_files_free(&files);
 	vigil_ruleset_free(&rs);
+	return rc;
+}
+
+/*
+ * SELinux: every subject but those folded into another (via) has a module
+ * of its own, its domain declared permissive for the trial; they are
+ * installed in one semodule transaction and the programs labelled.
+ */
+static int trial_start_selinux(const char *dir, const char *cand,
+			       char **subjects, size_t nsubjects)
+{
+	struct export_opts eo = { .candidate = cand,
+				  .selinux_permissive = true };
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	char **pps = NULL, **exes = NULL, *text = NULL, *mod = NULL;
+	size_t i, k, n = 0, len = 0;
+	struct timeval tv;
+	FILE *f = NULL;
+	int rc;
+
+	rc = selinux_trial_available();
+	if (rc)
+		return rc;
+	rc = trial_export(&export_selinux, dir, cand, subjects, nsubjects, &eo,
+			  &rs, &files);
+	if (rc)
+		goto out;
+	pps = calloc(rs.nsubjects + 1, sizeof(*pps));
+	exes = calloc(rs.nsubjects + 1, sizeof(*exes));
+	f = open_memstream(&text, &len);
+	if (!pps || !exes || !f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* the start before the install: no AVC of the trial is missed */
+	gettimeofday(&tv, NULL);
+	rc = state_begin(f, &tv, cand);
+	fputs("target selinux\n", f);
+	for (i = 0; !rc && i < rs.nsubjects; i++) {
+		const char *pp = NULL, *base;
+
+		if (rs.subjects[i].via)
+			continue;
+		free(mod);
+		mod = export_selinux_module(rs.subjects[i].exe);
+		if (!mod) {
+			rc = -ENOMEM;
+			break;
+		}
+		for (k = 0; k < files.n && !pp; k++) {
+			base = strrchr(files.paths[k], '/');
+			base = base ? base + 1 : files.paths[k];
+			if (!strncmp(base, mod, strlen(mod)) &&
+			    !strcmp(base + strlen(mod), ".pp"))
+				pp = files.paths[k];
+		}
+		if (!pp) {
+			p_err("%s/%s.pp: not built (checkmodule and "
+			      "semodule_package: packages checkpolicy, "
+			      "semodule-utils)", dir, mod);
+			rc = -ENOENT;
+			break;
+		}
+		/* domain names are letters, digits and '_' */
+		fprintf(f, "profile %s_t\t", mod);
+		rc = state_put(f, pp);
+		fputc('\t', f);
+		rc = rc ? rc : state_put(f, rs.subjects[i].exe);
+		fputc('\n', f);
+		printf("permissive: %s_t (", mod);
+		esc_text(stdout, rs.subjects[i].exe);
+		puts(")");
+		pps[n] = (char *)pp;
+		exes[n++] = rs.subjects[i].exe;
+	}
+	for (i = 0; !rc && i < rs.nsubjects; i++) {
+		fputs("subject ", f);
+		rc = state_put(f, rs.subjects[i].exe);
+		fputc('\n', f);
+	}
+	if (!rc)
+		rc = selinux_trial_load(pps, n, exes, n);
+	if (rc)
+		goto out;
+	rc = state_commit(dir, f, &text, &len, "removes the modules");
+	f = NULL;
+out:
+	if (f)
+		fclose(f);
+	free(mod);
+	free(pps);
+	free(exes);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	return rc;
+}
+
+/* --stop of an SELinux trial: the modules (the .pp names) removed, the
+ * programs relabelled. */
+static int trial_stop_selinux(const struct state *s)
+{
+	char **mods = calloc(s->n + 1, sizeof(*mods));
+	size_t i;
+	int rc = 0;
+
+	if (!mods)
+		return -ENOMEM;
+	for (i = 0; i < s->n && !rc; i++) {
+		const char *base = strrchr(s->files[i], '/');
+		size_t blen;
+
+		base = base ? base + 1 : s->files[i];
+		blen = strlen(base);
+		if (blen > 3 && !strcmp(base + blen - 3, ".pp"))
+			blen -= 3;
+		mods[i] = strndup(base, blen);
+		if (!mods[i])
+			rc = -ENOMEM;
+	}
+	if (!rc)
+		rc = selinux_trial_unload(mods, s->n, s->exes, s->n);
+	for (i = 0; i < s->n; i++)
+		free(mods[i]);
+	free(mods);
 	return rc;
 }
 
@@ -619,18 +795,20 @@ int do_trial(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
-		"trial --to apparmor|tomoyo [-o DIR] [--subject EXE]... CANDIDATE\n"
+		"trial --to apparmor|tomoyo|selinux [-o DIR] [--subject EXE]...\n"
+		"       CANDIDATE\n"
 		"       trial --report DIR | --stop DIR\n"
 		"  Export CANDIDATE to AppArmor in DIR (default: trial-TARGET)\n"
 		"  and load, in complain mode, the profiles of the subjects no\n"
 		"  other one runs (or those named); or to TOMOYO, its domains\n"
-		"  in the permissive profile 2 (tomoyo-loadpolicy). After the\n"
-		"  workload and vigil ingest, --report lists what the target\n"
-		"  (AppArmor's ALLOWED records, TOMOYO's granted=no audit) and\n"
-		"  vigil (would-deny) would have denied since; --stop reports,\n"
-		"  then unloads the profiles (TOMOYO: profile 0). Exit 1 when\n"
-		"  something would have been denied. SELinux needs its own\n"
-		"  boot: see docs/export.md.";
+		"  in the permissive profile 2 (tomoyo-loadpolicy); or to\n"
+		"  SELinux, its modules with each domain permissive (semodule\n"
+		"  -i, restorecon). After the workload and vigil ingest,\n"
+		"  --report lists what the target (AppArmor's ALLOWED records,\n"
+		"  TOMOYO's granted=no audit, SELinux's AVC denials) and vigil\n"
+		"  (would-deny) would have denied since; --stop reports, then\n"
+		"  unloads the profiles (TOMOYO: profile 0; SELinux: semodule\n"
+		"  -r). Exit 1 when something would have been denied.";
 	const char *dir = NULL, *to = NULL, *report = NULL;
 	struct state s = { 0 };
 	struct verb_opts vo;
@@ -671,7 +849,13 @@ int do_trial(int argc, char **argv)
 		rc = trial_report(report, &s, &n);
 		if (rc)
 			goto out;
-		if (stop && s.tomoyo) {
+		if (stop && s.selinux) {
+			rc = trial_stop_selinux(&s);
+			if (rc)
+				goto out;
+			printf("removed %zu module%s\n", s.n,
+			       s.n == 1 ? "" : "s");
+		} else if (stop && s.tomoyo) {
 			rc = tomoyo_trial_unload(s.names, s.n, s.exception);
 			if (rc) {
 				p_err("tomoyo-loadpolicy could not give the "
@@ -695,8 +879,15 @@ int do_trial(int argc, char **argv)
 	}
 	if (optind + 1 != argc || !to) {
 		if (!to)
-			p_err("trial: --to apparmor|tomoyo is required");
+			p_err("trial: --to apparmor|tomoyo|selinux is required");
 		verb_usage_error(&vo);
+		goto out;
+	}
+	if (!strcmp(to, "selinux")) {
+		if (!trial_start_selinux(dir ? dir : "trial-selinux",
+					 argv[optind], vo.subjects,
+					 vo.nsubjects))
+			ret = EXIT_OK;
 		goto out;
 	}
 	if (!strcmp(to, "tomoyo")) {
@@ -707,9 +898,9 @@ int do_trial(int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(to, "apparmor")) {
-		p_err("trial --to %s: only apparmor and tomoyo can be trialed "
-		      "(SELinux needs a boot of its own; Landlock and systemd "
-		      "have no permissive mode)", to);
+		p_err("trial --to %s: only apparmor, tomoyo and selinux can "
+		      "be trialed (Landlock and systemd have no permissive "
+		      "mode)", to);
 		goto out;
 	}
 	if (!trial_start(dir ? dir : "trial-apparmor", argv[optind],

@@ -16,6 +16,7 @@
 
 #include <selinux/label.h>
 #include <selinux/selinux.h>
+#include <sepol/sepol.h>
 
 #include "vigil.h"
 #include "util.h"
@@ -23,6 +24,12 @@
 #include "object.h"
 
 #define SE_DEFAULT_FC "/etc/selinux/default/contexts/files/file_contexts"
+
+/* A portcon of the policy: PROTO LOW-HIGH is TYPE. */
+struct se_port {
+	int proto, low, high;
+	char *type;
+};
 
 /* One allow rule: domain TYPE:CLASS { perms }. */
 struct se_allow {
@@ -35,6 +42,14 @@ struct se_allow {
 struct se {
 	struct selabel_handle *h;
 	const char *fc;		/* the file contexts read, or NULL */
+	bool permissive;	/* each domain declared permissive */
+	/* the binary policy's port and node types (read: false when no
+	 * policy file was found beside the file contexts) */
+	bool policy_read;
+	struct se_port *ports;
+	size_t nports;
+	char **nodes;
+	size_t nnodes;
 	char *id, *mod, *domain, *fname;	/* the subject's */
 	char *exec_type, *exe;		/* its program's own file type */
 	struct se_allow *v;
@@ -59,6 +74,11 @@ static int strv_add_once(char ***v, size_t *n, const char *s)
 		return -ENOMEM;
 	(*n)++;
 	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* allow domain type:class { perms... } (perms space-separated). */
@@ -343,6 +363,110 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 	return rc;
 }
 
+static int se_port_add(const sepol_port_t *p, void *arg)
+{
+	struct se *s = arg;
+	struct se_port *v = realloc(s->ports, (s->nports + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	s->ports = v;
+	v += s->nports;
+	v->proto = sepol_port_get_proto(p);
+	v->low = sepol_port_get_low(p);
+	v->high = sepol_port_get_high(p);
+	v->type = strdup(sepol_context_get_type(sepol_port_get_con(p)));
+	if (!v->type)
+		return -1;
+	s->nports++;
+	return 0;
+}
+
+static int se_node_add(const sepol_node_t *n, void *arg)
+{
+	struct se *s = arg;
+
+	return strv_add_once(&s->nodes, &s->nnodes,
+			     sepol_context_get_type(sepol_node_get_con(n))) ?
+	       -1 : 0;
+}
+
+/*
+ * The port and node types of the binary policy beside the file contexts
+ * (ROOT/policy/policy.N for ROOT/contexts/files/file_contexts, the
+ * highest N), else the installed one's. No policy file: 0, nothing read.
+ */
+static int se_policy_read(struct se *s)
+{
+	const char *cut = s->fc ? strstr(s->fc, "/contexts/files/") : NULL;
+	sepol_policy_file_t *pf = NULL;
+	sepol_policydb_t *db = NULL;
+	sepol_handle_t *h = NULL;
+	char *path = NULL;
+	FILE *fp = NULL;
+	int v, rc = 0;
+
+	for (v = 40; v >= 15 && !fp; v--) {
+		free(path);
+		path = NULL;
+		if ((cut ? asprintf(&path, "%.*s/policy/policy.%d",
+				    (int)(cut - s->fc), s->fc, v) :
+			   asprintf(&path, "%s.%d",
+				    selinux_binary_policy_path(), v)) < 0)
+			return -ENOMEM;
+		fp = fopen(path, "re");
+	}
+	free(path);
+	if (!fp)
+		return 0;
+	h = sepol_handle_create();
+	if (!h || sepol_policy_file_create(&pf) ||
+	    sepol_policydb_create(&db)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	sepol_msg_set_callback(h, NULL, NULL);
+	sepol_policy_file_set_fp(pf, fp);
+	sepol_policy_file_set_handle(pf, h);
+	if (sepol_policydb_read(db, pf))
+		goto out;	/* not a policy this libsepol reads */
+	if (sepol_port_iterate(h, db, se_port_add, s) < 0 ||
+	    sepol_node_iterate(h, db, se_node_add, s) < 0 ||
+	    strv_add_once(&s->nodes, &s->nnodes, "node_t")) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (s->nnodes > 1)
+		qsort(s->nodes, s->nnodes, sizeof(char *), str_cmp);
+	s->policy_read = true;
+out:
+	if (db)
+		sepol_policydb_free(db);
+	if (pf)
+		sepol_policy_file_free(pf);
+	if (h)
+		sepol_handle_destroy(h);
+	fclose(fp);
+	return rc;
+}
+
+/* The type of port (proto SEPOL_PROTO_*): the narrowest portcon holding
+ * it, else the policy's default (its initial SID "port": port_t). */
+static const char *se_port_type(const struct se *s, int proto, int port)
+{
+	const struct se_port *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nports; i++) {
+		const struct se_port *p = &s->ports[i];
+
+		if (p->proto == proto && p->low <= port && port <= p->high &&
+		    (!best || p->high - p->low < best->high - best->low))
+			best = p;
+	}
+	return best ? best->type : "port_t";
+}
+
 static const char *se_sock_class(const char *family, const char *type)
 {
 	bool stream = !strcmp(type, "stream") || !strcmp(type, "seqpacket");
@@ -397,18 +521,34 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 	if (rc)
 		goto out;
 	if ((!strcmp(cls, "tcp_socket") || !strcmp(cls, "udp_socket")) &&
-	    (r->access & VIGIL_NET_BIND)) {
-		rc = se_allow(s, "node_t", cls, "node_bind");
-		if (!rc)
-			rc = note_rule(s->left, r,
-				       "name_bind needs the port's type, "
-				       "which only the loaded policy knows: "
-				       "not written (add it, e.g. with "
-				       "audit2allow)");
-	} else if ((!strcmp(cls, "tcp_socket")) &&
-		   (r->access & VIGIL_NET_CONNECT)) {
-		rc = note_rule(s->left, r, "name_connect needs the port's "
-			       "type: not written");
+	    (r->access & (VIGIL_NET_BIND | VIGIL_NET_CONNECT))) {
+		int proto = !strcmp(cls, "tcp_socket") ? SEPOL_PROTO_TCP :
+							 SEPOL_PROTO_UDP;
+		bool bind = r->access & VIGIL_NET_BIND;
+		size_t i;
+
+		/* vigil records the port, not the address: every node
+		 * type may be the bound address's */
+		for (i = 0; bind && !rc && i < s->nnodes; i++)
+			rc = se_allow(s, s->nodes[i], cls, "node_bind");
+		if (!rc && bind && !s->policy_read)
+			rc = se_allow(s, "node_t", cls, "node_bind");
+		if (rc)
+			goto out;
+		if (no.port > 0 && s->policy_read) {
+			const char *pt = se_port_type(s, proto, no.port);
+
+			if (bind)
+				rc = se_allow(s, pt, cls, "name_bind");
+			if (!rc && (r->access & VIGIL_NET_CONNECT) &&
+			    proto == SEPOL_PROTO_TCP)
+				rc = se_allow(s, pt, cls, "name_connect");
+		} else if (no.port > 0) {
+			rc = note_rule(s->left, r, "no binary policy beside "
+				       "the file contexts: the port's type "
+				       "(name_bind, name_connect) not "
+				       "written");
+		}
 	} else if (!strcmp(no.family, "unix") && no.addr &&
 		   no.addr[0] == '/') {
 		int trc;
@@ -444,6 +584,16 @@ static char *se_ident(const char *exe)
 		      (*p >= '0' && *p <= '9')))
 			*p = '_';
 	return n;
+}
+
+char *export_selinux_module(const char *exe)
+{
+	char *id = se_ident(exe), *mod;
+
+	if (!id || asprintf(&mod, "vigil_%s", id) < 0)
+		mod = NULL;
+	free(id);
+	return mod;
 }
 
 static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
@@ -521,11 +671,6 @@ static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
 	return -EINVAL;
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int allow_cmp(const void *a, const void *b)
 {
 	const struct se_allow *x = a, *y = b;
@@ -577,17 +722,26 @@ static void se_transitions(const struct se *s, FILE *f)
 			from[i][0]);
 		if (from[i][1])
 			fprintf(f, "\t\trole %s;\n", from[i][1]);
-		fprintf(f, "\t\tclass process transition;\n"
+		fprintf(f, "\t\tclass process { sigchld transition };\n"
 			"\t\tclass file { execute getattr map open read };\n"
+			"\t\tclass fd use;\n"
+			"\t\tclass fifo_file { append getattr ioctl read write };\n"
 			"\t}\n");
 		if (from[i][1])
 			fprintf(f, "\trole %s types %s;\n", from[i][1],
 				s->domain);
 		fprintf(f, "\tallow %s %s:file { execute getattr map open read };\n"
 			"\tallow %s %s:process transition;\n"
-			"\ttype_transition %s %s:process %s;\n}\n",
+			"\ttype_transition %s %s:process %s;\n",
 			from[i][0], s->exec_type, from[i][0], s->domain,
 			from[i][0], s->exec_type, s->domain);
+		/* what it inherits from its caller: the files it was
+		 * given, the pipes; its exit signal */
+		fprintf(f, "\tallow %s %s:fd use;\n"
+			"\tallow %s %s:fifo_file { append getattr ioctl read write };\n"
+			"\tallow %s %s:process sigchld;\n}\n",
+			s->domain, from[i][0], s->domain, from[i][0], s->domain,
+			from[i][0]);
 	}
 }
 
@@ -642,8 +796,12 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 		free(perms);
 	}
 	fprintf(f, "}\n\ntype %s, domain;\ntype %s, file_type, exec_type;\n"
-		"role system_r types %s;\n\n", s->domain, s->exec_type,
+		"role system_r types %s;\n", s->domain, s->exec_type,
 		s->domain);
+	if (s->permissive)
+		fprintf(f, "# vigil trial: denials logged, not enforced\n"
+			"permissive %s;\n", s->domain);
+	fputc('\n', f);
 	for (i = 0; i < s->n; i++) {
 		fprintf(f, "allow %s %s:%s {", s->domain, s->v[i].type,
 			s->v[i].class);
@@ -673,13 +831,21 @@ static const char *const se_general[] = {
 	"folder), d->unlink or rmdir (and remove_name), s->setattr, "
 	"l->link, k->lock, i->ioctl; every folder above a path gets search",
 	"sockets: create read write getattr setattr getopt setopt shutdown "
-	"plus the operations seen (bind connect listen accept)",
-	"the module declares the domain but no entry into it: run the "
-	"program in it with runcon, or add a domain transition for its "
-	"executable's type",
-	"what every program needs from its own process (fork, signals to "
-	"itself, pipes) is not recorded by vigil and not written: add it "
-	"after a permissive trial (audit2allow)",
+	"plus the operations seen (bind connect listen accept); a TCP or "
+	"UDP port bound or connected to: name_bind or name_connect on the "
+	"port's type in the binary policy beside the file contexts "
+	"(portcon, as semanage port -l lists them), node_bind on every "
+	"node type (vigil records the port, not the address)",
+	"the program's own type (its .fc: restorecon labels it) is the "
+	"domain's entry point, entered from an admin's shell (unconfined_t) "
+	"and from systemd (init_t), each in an optional block; the domain "
+	"may use what such a caller gives it (fd use, pipes, its exit "
+	"signal)",
+	"what every program does with its own process is not recorded by "
+	"vigil and is written for every domain: process { fork getattr "
+	"getpgid getsched setpgid sigchld sigkill signal signull sigstop }, "
+	"its own pipes; anything else a permissive trial shows (vigil "
+	"trial --to selinux, audit2allow)",
 };
 
 /* The file contexts: the installed policy's, or those named. */
@@ -692,13 +858,14 @@ static int se_begin(struct export_ctx *c)
 		     c->o->selinux_fcontexts :
 		     !access(SE_DEFAULT_FC, R_OK) ? SE_DEFAULT_FC : NULL;
 	s->fc = sopt.value;
+	s->permissive = c->o && c->o->selinux_permissive;
 	s->h = selabel_open(SELABEL_CTX_FILE, sopt.value ? &sopt : NULL,
 			    sopt.value ? 1 : 0);
 	if (!s->h)
 		return errno ? -errno : -ENOENT;
 	s->general = &c->general;
 	s->left = &c->left;
-	return 0;
+	return se_policy_read(s);
 }
 
 /* The subject's names, and its executable as its entry point. */
@@ -723,6 +890,15 @@ static int se_subject_begin(struct export_ctx *c)
 	 * type the policy gives it today (until restorecon) */
 	rc = se_allow(s, s->exec_type, "file", "entrypoint execute getattr "
 		      "map open read");
+	/* what every program does with its own process, which vigil does
+	 * not record: fork, signals and pipes to itself */
+	if (!rc)
+		rc = se_allow(s, "self", "process", "fork getattr getpgid "
+			      "getsched setpgid sigchld sigkill signal "
+			      "signull sigstop");
+	if (!rc)
+		rc = se_allow(s, "self", "fifo_file", "append getattr ioctl "
+			      "open read write");
 	t = rc ? NULL : se_type(s, c->sr->exe, S_IFREG, &rc);
 	if (t)
 		rc = se_allow(s, t, "file", "entrypoint execute getattr map "
@@ -891,6 +1067,12 @@ static void se_release(struct export_ctx *c)
 	se_reset(s);
 	if (s->h)
 		selabel_close(s->h);
+	while (s->nports)
+		free(s->ports[--s->nports].type);
+	free(s->ports);
+	while (s->nnodes)
+		free(s->nodes[--s->nnodes]);
+	free(s->nodes);
 }
 
 const struct export_target export_selinux = {

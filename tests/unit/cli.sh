@@ -1098,9 +1098,16 @@ c_export_candidate() {
 	expect_rc 2 "$VIGIL" --db "$d/none.db" export --to apparmor "$d/edited.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/no-such.policy"
 	expect_rc 2 "$VIGIL" --db "$db" export --to apparmor "$d/edited.policy" extra
-	# vigil trial: AppArmor and TOMOYO; a folder without a trial; usage
-	expect_rc 2 "$VIGIL" --db "$db" trial --to selinux "$d/edited.policy"
-	grep -q "only apparmor and tomoyo can be trialed" "$cw/e"
+	# vigil trial: AppArmor, TOMOYO and SELinux; a folder without a
+	# trial; usage
+	expect_rc 2 "$VIGIL" --db "$db" trial --to landlock "$d/edited.policy"
+	grep -q "only apparmor, tomoyo and selinux can be trialed" "$cw/e"
+	# SELinux where it is not enabled (this host): said, nothing installed
+	if ! selinuxenabled 2>/dev/null; then
+		expect_rc 2 "$VIGIL" --db "$db" trial --to selinux -o "$d/st" "$d/edited.policy"
+		grep -q "SELinux is not enabled with a policy loaded here" "$cw/e"
+		test ! -e "$d/st/trial.state"
+	fi
 	# TOMOYO where it is not active (this host): said, nothing loaded
 	if [ ! -e /sys/kernel/security/tomoyo/domain_policy ]; then
 		expect_rc 2 "$VIGIL" --db "$db" trial --to tomoyo -o "$d/tt" "$d/edited.policy"

@@ -200,3 +200,64 @@ vigil_sentinel() {
 		return 1
 	}
 }
+
+# ---- lighttpd: the real daemon 92-real, 93-tomoyo and 94-selinux enforce ---
+# http_setup: $httpd, the test's own copy of lighttpd (vigil_subject),
+# serving $w/www (index.html, and shadow: a link to /etc/shadow) on
+# 127.0.0.1:80 as www-data, logging to $w/log (opened O_CREAT|O_APPEND),
+# its pid file in $w/run. /etc/shadow gets a copy bound over it that
+# www-data may read ($w/shadow-copy; the test umounts it), so that only
+# the MAC decides (DAC would refuse it before any LSM is asked). $w must
+# be set.
+http_setup() {
+	httpd=$(vigil_subject lighttpd /usr/sbin/lighttpd)
+	mkdir -p $w/www $w/log $w/run
+	echo "hello from vigil" > $w/www/index.html
+	ln -s /etc/shadow $w/www/shadow
+	chown www-data:www-data $w/log
+	cat > $w/lighttpd.conf <<EOC
+server.modules = ("mod_accesslog")
+server.document-root = "$w/www"
+server.bind = "127.0.0.1"
+server.port = 80
+server.username = "www-data"
+server.groupname = "www-data"
+server.pid-file = "$w/run/lighttpd.pid"
+server.errorlog = "$w/log/error.log"
+accesslog.filename = "$w/log/access.log"
+index-file.names = ("index.html")
+mimetype.assign = (".html" => "text/html", "" => "text/plain")
+EOC
+	cp /etc/shadow $w/shadow-copy
+	chmod 644 $w/shadow-copy
+	mount --bind $w/shadow-copy /etc/shadow
+}
+
+# http_stop: stop the daemon (its pid file's), waiting up to 5 s.
+http_stop() {
+	local pid
+	pid=$(cat $w/run/lighttpd.pid 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -f $w/run/lighttpd.pid
+}
+
+# http_work [PREFIX...]: start the daemon (under PREFIX), fetch a page and
+# a missing one (and with HTTP_SHADOW set, shadow), stop it; prints the
+# page and the status codes.
+http_work() {
+	local i
+	"$@" $httpd -f $w/lighttpd.conf || { echo "start failed"; return 1; }
+	for i in $(seq 100); do
+		curl -s -o /dev/null http://127.0.0.1/ && break
+		sleep 0.1
+	done
+	echo "$(curl -s http://127.0.0.1/index.html) $(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1/index.html)"
+	curl -s -o /dev/null -w '%{http_code}\n' http://127.0.0.1/missing
+	[ -z "${HTTP_SHADOW:-}" ] ||
+		curl -s -o /dev/null -w 'shadow %{http_code}\n' http://127.0.0.1/shadow
+	http_stop
+}
