@@ -308,7 +308,7 @@ int do_diff(int argc, char **argv)
 		else
 			p_err("%s: %s", db, rc == -EIO ?
 			      vigil_store_errmsg(store) : strerror(-rc));
-		if (rc == -ENOENT)	/* no matches, as ausearch */
+		if (rc == -ENODATA)	/* no matches, as ausearch */
 			ret = EXIT_FINDING;
 		goto out;
 	}

@@ -1308,7 +1308,7 @@ int do_review(int argc, char **argv)
 		else
 			p_err("%s: %s", shown(db), rc == -EIO ?
 			      vigil_store_errmsg(store) : strerror(-rc));
-		if (rc == -ENOENT)	/* no matches, as ausearch */
+		if (rc == -ENODATA)	/* no matches, as ausearch */
 			ret = EXIT_FINDING;
 		goto out;
 	}

@@ -445,7 +445,7 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 					 "passes the filters (time window, "
 					 "--uid, --mntns, via)",
 					 shown(subjects[i]));
-			rc = -ENOENT;
+			rc = -ENODATA;
 		}
 out:
 	blast_free(l.b);
