@@ -115,7 +115,25 @@ static int sens_file(struct blast *b, const char *path, char *err,
 	FILE *f;
 	int rc = 0;
 
-	f = fopen(path, "re");
+	if (!strcmp(path, "-")) {
+		/* standard input, read once: a verb may judge twice */
+		static char *in;
+		static size_t in_len;
+
+		if (!in) {
+			rc = read_file("-", 1 << 20, &in, &in_len);
+			if (rc) {
+				snprintf(err, err_size, "--sensitive -: %s",
+					 strerror(-rc));
+				return rc;
+			}
+		}
+		if (!in_len)
+			return 0;
+		f = fmemopen(in, in_len, "r");
+	} else {
+		f = fopen(path, "re");
+	}
 	if (!f) {
 		rc = -errno;
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));

@@ -21,8 +21,8 @@
 #include "record.h"
 #include "store.h"
 #include "rules.h"
-#include "policy.h"
 #include "ptext.h"
+#include "policy.h"
 
 
 static void put_access(FILE *f, enum vigil_class class, uint64_t access)
@@ -94,7 +94,7 @@ static int compare(const struct vigil_ruleset *rs,
 							    pr->access,
 							    r->access);
 			}
-			miss = ptext_missing(ps, r, obj);
+			miss = ptext_missing(ps, r->class, r->access, obj);
 			if (!miss)
 				continue;
 			if (!nmiss)
@@ -243,7 +243,7 @@ int do_diff(int argc, char **argv)
 	struct ptext pt = { 0 };
 	struct aa_diff aa = { .rs = &rs };
 	const char *file, *db;
-	char *text = NULL;
+	char *text = NULL, err[512] = "";
 	size_t len, nmiss = 0, nunused = 0;
 	unsigned int line = 0;
 	/* by_via: a block "via" an ancestor applies to the observations
@@ -292,10 +292,15 @@ int do_diff(int argc, char **argv)
 	ro.uids = vo.uids;
 	ro.nuids = vo.nuids;
 	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &ro, &rs,
-				   NULL, 0);
+				   err, sizeof(err));
 	if (rc) {
-		p_err("%s: %s", db,
-		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
+		if (err[0])
+			p_err("%s", err);
+		else
+			p_err("%s: %s", db, rc == -EIO ?
+			      vigil_store_errmsg(store) : strerror(-rc));
+		if (rc == -ENODATA)	/* no matches, as ausearch */
+			ret = EXIT_FINDING;
 		goto out;
 	}
 	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0, stdout, &nmiss,

@@ -10,6 +10,7 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "ptext.h"
 #include "store.h"
 #include "export.h"
 #include "policy.h"
@@ -147,6 +148,11 @@ int export_load_candidate(const char *file, char *const *subjects,
 	rc = vigil_policy_parse(text, len, &pol, &perr);
 	if (!rc)
 		lines = block_lines(text, len);
+	/* a repeated block is legal, never used, and not exported: said */
+	if (!rc && lines && ptext_warn_repeated(file, text, len) == -ENOMEM) {
+		free(lines);
+		lines = NULL;
+	}
 	free(text);
 	if (rc) {
 		p_err("%s:%u: %s", file, perr.line,

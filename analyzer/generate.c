@@ -213,11 +213,12 @@ int do_generate(int argc, char **argv)
 		"  Would-deny records (a trial's) become rules only with\n"
 		"  --include-would-deny. --since/--until: only records of that\n"
 		"  window (ISO 8601 or now, recent, today, yesterday,\n"
-		"  this-week, boot). --boot N: only the records of one boot\n"
+		"  this-week, week-ago, this-month, this-year, boot).\n"
+		"  --boot N: only the records of one boot\n"
 		"  (1 the oldest, 0 the latest, -1 the one before; list: the\n"
 		"  boots the records show). A glob never admits a sensitive object\n"
 		"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
-		"  and --sensitive FILE: one glob a line), nor, without\n"
+		"  and --sensitive FILE|-: one glob a line), nor, without\n"
 		"  --broad, more existing objects than its bound; --root: the\n"
 		"  file system to look at (default /). Only the initial mount\n"
 		"  namespace's observations unless --mntns names another (its\n"
@@ -282,7 +283,8 @@ int do_generate(int argc, char **argv)
 		case 'U':
 			if (report_parse_time(optarg, &ms) || ms <= 0) {
 				p_err("--%s: cannot read '%s' (ISO 8601 or now, "
-				      "recent, today, yesterday, this-week, boot)",
+				      "recent, today, yesterday, this-week, "
+				      "week-ago, this-month, this-year, boot)",
 				      c == 'F' ? "since" : "until", optarg);
 				goto out;
 			}
@@ -314,6 +316,10 @@ int do_generate(int argc, char **argv)
 	}
 	if (optind != argc) {
 		verb_usage_error(&vo);
+		goto out;
+	}
+	if (ro.since_ms && ro.until_ms && ro.since_ms > ro.until_ms) {
+		p_err("--since is after --until: the window is empty");
 		goto out;
 	}
 	if (boot && (ro.since_ms || ro.until_ms)) {
@@ -365,6 +371,8 @@ int do_generate(int argc, char **argv)
 		else
 			p_err("%s: %s", db, rc == -EIO ?
 			      vigil_store_errmsg(store) : strerror(-rc));
+		if (rc == -ENODATA)	/* no matches, as ausearch */
+			ret = EXIT_FINDING;
 		goto out;
 	}
 	{

@@ -17,6 +17,7 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "ptext.h"
 #include "store.h"
 #include "kernel.h"
 #include "ingest.h"
@@ -224,6 +225,12 @@ int do_load(int argc, char **argv)
 		if (rc) {
 			p_err("%s:%u: %s", file, perr.line,
 			      perr.msg[0] ? perr.msg : strerror(-rc));
+			goto out;
+		}
+		/* a repeated block is legal, and never used: said */
+		if (ptext_warn_repeated(file, text, len) == -ENOMEM) {
+			vigil_policy_free(pol);
+			p_err("out of memory");
 			goto out;
 		}
 		if (dump) {

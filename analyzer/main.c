@@ -26,6 +26,8 @@ static const struct cmd cmds[] = {
 	  "a candidate policy from the observations" },
 	{ "diff", do_diff, "POLICY|-",
 	  "observations vs POLICY: missing, unused rules" },
+	{ "review", do_review, "[--answers FILE|-] [-n] CANDIDATE",
+	  "ask about what CANDIDATE lacks, riskiest first" },
 	{ "export", do_export, "--to TARGET [-o DIR] CANDIDATE|-",
 	  "translate CANDIDATE for another LSM, systemd" },
 	{ "trial", do_trial, "--to apparmor|tomoyo CANDIDATE",

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * vigil analyzer: a policy text's blocks and rules with their lines
- * (ptext.h), for vigil diff and generate --update.
- */
+/* vigil analyzer: a candidate's text as blocks and rules (ptext.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "ptext.h"
+#include "policy.h"
+#include "util.h"
 
 void ptext_free(struct ptext *pt)
 {
@@ -17,6 +17,7 @@ void ptext_free(struct ptext *pt)
 		vigil_glob_free(pt->blocks[i].glob);
 		vigil_glob_free(pt->blocks[i].via);
 		free(pt->blocks[i].src);
+		free(pt->blocks[i].via_src);
 	}
 	for (i = 0; i < pt->nrules; i++) {
 		vigil_glob_free(pt->rules[i].glob);
@@ -26,14 +27,9 @@ void ptext_free(struct ptext *pt)
 	free(pt->rules);
 }
 
-#define MAX_TOKENS 8
-struct token {
-	const char *s;
-	size_t len;
-};
 
 /* Split a line into tokens (escapes kept), stopping at a comment. */
-static size_t tokenize(const char *s, size_t len, struct token *tok)
+size_t ptext_tokenize(const char *s, size_t len, struct ptext_token *tok)
 {
 	size_t i = 0, n = 0;
 
@@ -50,7 +46,7 @@ static size_t tokenize(const char *s, size_t len, struct token *tok)
 				i++;
 			i++;
 		}
-		if (n < MAX_TOKENS) {
+		if (n < PTEXT_MAX_TOKENS) {
 			tok[n].s = s + start;
 			tok[n].len = i - start;
 		}
@@ -59,7 +55,7 @@ static size_t tokenize(const char *s, size_t len, struct token *tok)
 	return n;
 }
 
-static bool tok_is(const struct token *t, const char *word)
+static bool tok_is(const struct ptext_token *t, const char *word)
 {
 	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
 }
@@ -69,7 +65,7 @@ static bool tok_is(const struct token *t, const char *word)
  * -EINVAL (with *ret_line) only if the two readings disagree.
  */
 int ptext_read(const char *text, size_t len, struct ptext *pt,
-		      unsigned int *ret_line)
+	       unsigned int *ret_line)
 {
 	size_t pos = 0, bcap = 0, rcap = 0;
 	unsigned int line = 0;
@@ -79,7 +75,7 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 	while (pos < len) {
 		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
 		size_t l = nl ? (size_t)(nl - s) : len - pos;
-		struct token tok[MAX_TOKENS];
+		struct ptext_token tok[PTEXT_MAX_TOKENS];
 		size_t n;
 
 		pos += l + (nl ? 1 : 0);
@@ -87,7 +83,7 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 		*ret_line = line;
 		if (l && s[l - 1] == '\r')
 			l--;
-		n = tokenize(s, l, tok);
+		n = ptext_tokenize(s, l, tok);
 		if (!n)
 			continue;
 		if (tok_is(&tok[0], "subject") && n >= 3 && n <= 6) {
@@ -109,6 +105,11 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 			if (vigil_glob_compile(tok[1].s, tok[1].len, &b->glob,
 					       why, sizeof(why)))
 				return -EINVAL;
+			if (n >= 5 && tok_is(&tok[2], "via")) {
+				b->via_src = strndup(tok[3].s, tok[3].len);
+				if (!b->via_src)
+					return -ENOMEM;
+			}
 			if (n >= 5 && (!tok_is(&tok[2], "via") ||
 				       vigil_glob_compile(tok[3].s, tok[3].len,
 							  &b->via, why,
@@ -117,7 +118,7 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 			open = true;
 		} else if (n == 1 && tok_is(&tok[0], "}")) {
 			if (open && pt->nblocks)
-				pt->blocks[pt->nblocks - 1].end_line = line;
+				pt->blocks[pt->nblocks - 1].close_line = line;
 			open = false;
 		} else if (n == 3 && open) {
 			struct prule *r;
@@ -165,7 +166,7 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
  * it.
  */
 long ptext_find_block(const struct ptext *pt, const char *exe,
-		       const struct vigil_policy_name *chain, unsigned int n)
+		      const struct vigil_policy_name *chain, unsigned int n)
 {
 	size_t i;
 	unsigned int k;
@@ -184,7 +185,6 @@ long ptext_find_block(const struct ptext *pt, const char *exe,
 	return -1;
 }
 
-/* The access of rule r that observed access a exercises. */
 uint64_t ptext_exercised(enum vigil_class class, uint64_t r, uint64_t a)
 {
 	uint64_t used = r & a;
@@ -195,22 +195,56 @@ uint64_t ptext_exercised(enum vigil_class class, uint64_t r, uint64_t a)
 	return used;
 }
 
-/* What the block does not allow of access on object. */
 uint64_t ptext_missing(const struct vigil_policy_subject *ps,
-			       const struct vigil_rule *r, const char *obj)
+		       enum vigil_class class, uint64_t access, const char *obj)
 {
 	uint64_t missing = 0, bit;
 	int i;
 
 	if (!ps)
-		return r->access;
-	if (vigil_policy_allows(ps, r->class, r->access, obj, strlen(obj)))
+		return access;
+	if (vigil_policy_allows(ps, class, access, obj, strlen(obj)))
 		return 0;
 	for (i = 0; i < 64; i++) {
 		bit = 1ULL << i;
-		if ((r->access & bit) &&
-		    !vigil_policy_allows(ps, r->class, bit, obj, strlen(obj)))
+		if ((access & bit) &&
+		    !vigil_policy_allows(ps, class, bit, obj, strlen(obj)))
 			missing |= bit;
 	}
 	return missing;
+}
+
+int ptext_warn_repeated(const char *file, const char *text, size_t len)
+{
+	struct ptext pt = { 0 };
+	unsigned int line = 0;
+	int rc, n = 0;
+
+	rc = ptext_read(text, len, &pt, &line);
+	if (rc == -ENOMEM)
+		return rc;
+	for (size_t i = 0; !rc && i < pt.nblocks; i++) {
+		const struct pblock *b = &pt.blocks[i];
+
+		for (size_t j = 0; j < i; j++) {
+			const struct pblock *a = &pt.blocks[j];
+			char *s;
+
+			if (strcmp(a->src, b->src) ||
+			    (!a->via_src != !b->via_src) ||
+			    (a->via_src && strcmp(a->via_src, b->via_src)))
+				continue;
+			s = esc_text_dup(b->src);
+			p_warn("%s:%u: a second block for subject %s%s (the "
+			       "first is at line %u): the kernel uses the "
+			       "first only, these rules are never used",
+			       shown(file), b->line, s ? s : "?",
+			       b->via_src ? " via the same" : "", a->line);
+			free(s);
+			n++;
+			break;
+		}
+	}
+	ptext_free(&pt);
+	return n;
 }

@@ -522,8 +522,9 @@ int do_report(int argc, char **argv)
 		"  What was learned and what would be denied, per subject,\n"
 		"  with the loss counters. html: a page with charts in DIR\n"
 		"  (default vigil-report); text, json: to standard output,\n"
-		"  or to FILE with -o. T: ISO 8601 (UTC), now, recent,\n"
-		"  today, yesterday, this-week or boot. --boot N: the window\n"
+		"  or to FILE with -o. T: ISO 8601 (UTC, or an offset such as\n"
+		"  +01:00), now, recent, today, yesterday, this-week,\n"
+		"  week-ago, this-month, this-year or boot. --boot N: the window\n"
 		"  of one boot (1 the oldest, 0 the latest, -1 the one\n"
 		"  before; list: the boots the records show).";
 	static const struct option opts[] = {
@@ -553,7 +554,8 @@ int do_report(int argc, char **argv)
 			if (report_parse_time(optarg, c == 'S' ? &r.since_ms :
 					      &r.until_ms)) {
 				p_err("--%s: cannot read '%s' (ISO 8601 or now, "
-				      "recent, today, yesterday, this-week, boot)",
+				      "recent, today, yesterday, this-week, week-ago, "
+				      "this-month, this-year, boot)",
 				      c == 'S' ? "since" : "until", optarg);
 				goto out;
 			}

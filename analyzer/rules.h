@@ -242,7 +242,9 @@ int vigil_rules_load_children(struct vigil_store *s, char *const *subjects,
 #define VIGIL_BLAST_WALK_MAX 200000
 /*
  * The same with options. -EINVAL: sensitive_file has a bad glob (err
- * says which line), -ENOENT/-EIO/-ENOMEM as above.
+ * says which line), -ENODATA (a named subject none of whose
+ * observations passes the filters: err says "no matches"),
+ * -ENOENT/-EIO/-ENOMEM as above.
  */
 int vigil_rules_load_opts(struct vigil_store *s, char *const *subjects,
 			  size_t nsubjects, const struct vigil_rules_opts *o,

@@ -436,8 +436,17 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 	if (rc)
 		goto out;
 	for (i = 0; i < nsubjects && !o->missing_ok; i++)
-		if (!l.seen[i])
-			rc = -ENOENT;
+		if (!l.seen[i]) {
+			/* the callers checked it was observed: the filters
+			 * leave it nothing (ausearch's "no matches") */
+			if (err && err_size && !rc)
+				snprintf(err, err_size, "--subject %s: no "
+					 "matches: none of its observations "
+					 "passes the filters (time window, "
+					 "--uid, --mntns, via)",
+					 shown(subjects[i]));
+			rc = -ENODATA;
+		}
 out:
 	blast_free(l.b);
 	obs_free(l.obs, l.nobs);

@@ -341,7 +341,18 @@ int vigil_store_open_mode(const char *path, enum vigil_store_mode mode,
 		return -ENOMEM;
 	}
 	if (mode == VIGIL_STORE_READ) {
+		char *wal = NULL;
+		bool had_wal = true;
+
+		/* no -wal now: no other connection; this one makes -wal and
+		 * -shm, which a read-only connection cannot remove */
+		if (asprintf(&wal, "%s-wal", path) >= 0) {
+			had_wal = !(access(wal, F_OK) && errno == ENOENT);
+			free(wal);
+		}
 		rc = open_readonly(s, path, err, errlen);
+		if (!rc && !had_wal)
+			s->tidy_path = strdup(path);
 		if (rc <= 0)
 			goto out;
 		/* an older schema of vigil's own: upgrade it */
@@ -414,6 +425,24 @@ void vigil_store_close(struct vigil_store *s)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	sqlite3_close(s->db);
+	if (s->tidy_path) {
+		/*
+		 * The last connection to close a WAL database removes its
+		 * -wal and -shm files if it may write: a read-write one
+		 * that reads and writes nothing, when the user may write
+		 * there (else it fails to open and they stay, harmless).
+		 * With another connection open, SQLite keeps them.
+		 */
+		sqlite3 *db = NULL;
+
+		if (sqlite3_open_v2(s->tidy_path, &db, SQLITE_OPEN_READWRITE,
+				    NULL) == SQLITE_OK &&
+		    sqlite3_db_readonly(db, "main") == 0)
+			sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1",
+				     NULL, NULL, NULL);
+		sqlite3_close(db);
+		free(s->tidy_path);
+	}
 	free(s);
 }
 

@@ -28,6 +28,9 @@ struct vigil_store {
 	 * (which fails on its own when SQLite already undid the
 	 * transaction, as it does when the disk is full) */
 	char failure[256];
+	/* read-only, and its -wal file did not exist when it was opened:
+	 * vigil_store_close() leaves none behind (malloc'd path) */
+	char *tidy_path;
 };
 
 /* Column c of the current row as text, NULL for SQL NULL. */

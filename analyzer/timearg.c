@@ -17,15 +17,18 @@
 /* ---- time arguments -------------------------------------------------------- */
 
 /*
- * ISO 8601 (UTC: 2026-12-03, 2026-12-03T08:00, 2026-12-03T08:00:00Z) or
- * audit's words now, recent, today, yesterday, this-week, boot; words in
- * local time like ausearch, but independent of the locale.
+ * ISO 8601 (UTC: 2026-12-03, 2026-12-03T08:00, 2026-12-03T08:00:00Z;
+ * with an offset from UTC after a time: 2026-12-03T09:00+01:00, +0100,
+ * -05) or audit's words now, recent, today, yesterday, this-week,
+ * week-ago, this-month, this-year, boot; words in local time like
+ * ausearch, but independent of the locale.
  */
 int report_parse_time(const char *s, long long *ret_ms)
 {
 	time_t now = time(NULL);
 	struct tm tm = { 0 };
 	int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
+	long off = 0;		/* the offset from UTC, seconds east */
 	char z = 0;
 
 	if (!strcmp(s, "now")) {
@@ -50,13 +53,20 @@ int report_parse_time(const char *s, long long *ret_ms)
 		return 0;
 	}
 	if (!strcmp(s, "today") || !strcmp(s, "yesterday") ||
-	    !strcmp(s, "this-week")) {
+	    !strcmp(s, "this-week") || !strcmp(s, "week-ago") ||
+	    !strcmp(s, "this-month") || !strcmp(s, "this-year")) {
 		localtime_r(&now, &tm);
 		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
 		if (!strcmp(s, "yesterday"))
 			tm.tm_mday -= 1;
 		else if (!strcmp(s, "this-week"))
 			tm.tm_mday -= (tm.tm_wday + 6) % 7;	/* Monday */
+		else if (!strcmp(s, "week-ago"))
+			tm.tm_mday -= 7;	/* midnight, as ausearch */
+		else if (!strcmp(s, "this-month"))
+			tm.tm_mday = 1;
+		else if (!strcmp(s, "this-year"))
+			tm.tm_mday = 1, tm.tm_mon = 0;
 		tm.tm_isdst = -1;
 		*ret_ms = (long long)mktime(&tm) * 1000;
 		return 0;
@@ -75,8 +85,31 @@ int report_parse_time(const char *s, long long *ret_ms)
 			n += 1 + m;
 		}
 	}
-	if (s[n] == 'Z')
+	if (s[n] == 'Z') {
 		z = s[n++];
+	} else if ((s[n] == '+' || s[n] == '-') && n > 10) {
+		/* an offset from UTC: +HH, +HHMM or +HH:MM (after a time) */
+		const char *o = s + n + 1;
+		int oh, om = 0;
+
+		if (o[0] < '0' || o[0] > '9' || o[1] < '0' || o[1] > '9')
+			return -EINVAL;
+		oh = (o[0] - '0') * 10 + (o[1] - '0');
+		o += 2;
+		if (*o == ':')
+			o++;
+		if (*o) {
+			if (o[0] < '0' || o[0] > '9' || o[1] < '0' ||
+			    o[1] > '9' || o[2])
+				return -EINVAL;
+			om = (o[0] - '0') * 10 + (o[1] - '0');
+			o += 2;
+		}
+		if (oh > 23 || om > 59)
+			return -EINVAL;
+		off = (oh * 3600 + om * 60) * (s[n] == '+' ? 1 : -1);
+		n = (int)(o - s);
+	}
 	if (s[n] || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
 	    mi > 59 || se > 60)
 		return -EINVAL;
@@ -87,7 +120,7 @@ int report_parse_time(const char *s, long long *ret_ms)
 	tm.tm_hour = h;
 	tm.tm_min = mi;
 	tm.tm_sec = se;
-	*ret_ms = (long long)timegm(&tm) * 1000;
+	*ret_ms = ((long long)timegm(&tm) - off) * 1000;
 	/* timegm() moves 2026-02-30 to March 2: a day the month lacks is
 	 * refused */
 	if (tm.tm_mday != d || tm.tm_mon != mo - 1)

@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 /*
- * A --since/--until value (ISO 8601 UTC, or now, recent,
- * today, yesterday, this-week, boot) as ms since the epoch: 0 or -EINVAL.
+ * A --since/--until value (ISO 8601 UTC or with an offset after the
+ * time, +HH:MM, +HHMM, +HH; or now, recent, today, yesterday, this-week,
+ * week-ago, this-month, this-year, boot) as ms since the epoch: 0 or
+ * -EINVAL.
  */
 int report_parse_time(const char *s, long long *ret_ms);
 

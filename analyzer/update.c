@@ -143,7 +143,7 @@ static long block_of_line(const struct upd *u, unsigned int line)
 
 	for (i = 0; i < u->pt.nblocks; i++)
 		if (u->pt.blocks[i].line < line &&
-		    line < u->pt.blocks[i].end_line)
+		    line < u->pt.blocks[i].close_line)
 			return (long)i;
 	return -1;
 }
@@ -428,7 +428,7 @@ static int mark_removed(struct upd *u)
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			const char *obj = r->examples[0], *src;
-			uint64_t miss = ptext_missing(ps, r, obj);
+			uint64_t miss = ptext_missing(ps, r->class, r->access, obj);
 			long gr;
 			size_t m;
 			char *text;
@@ -493,7 +493,7 @@ static int add_fresh(struct upd *u)
 				u->st->unnamed++;
 				continue;
 			}
-			miss = ptext_missing(ps, r, obj);
+			miss = ptext_missing(ps, r->class, r->access, obj);
 			if (!miss)
 				continue;
 			kept = miss & marked(u, (size_t)b, r->class, obj);
@@ -627,7 +627,7 @@ static unsigned int insert_line(const struct upd *u, size_t b,
 		}
 		return at;
 	}
-	return blk->end_line;
+	return blk->close_line;
 }
 
 static int insert_cmp(const void *x, const void *y)

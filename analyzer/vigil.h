@@ -45,6 +45,7 @@ int do_load(int argc, char **argv);
 int do_snapshot(int argc, char **argv);
 int do_generate(int argc, char **argv);
 int do_diff(int argc, char **argv);
+int do_review(int argc, char **argv);
 int do_report(int argc, char **argv);
 int do_subjects(int argc, char **argv);
 int do_export(int argc, char **argv);

@@ -102,6 +102,101 @@ k_subjects() {
 	grep -q '^\\fBsubjects\\fR' "$top/docs/vigil.8"
 }
 
+# generate refuses an empty window, as report does; offsets from UTC.
+k_generate_window() {
+	local db=$cw/window.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	expect_rc 2 "$VIGIL" --db "$db" generate --since 2026-12-04 --until 2026-12-03
+	grep -q '^vigil: generate: --since is after --until: the window is empty$' "$cw/e"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --since 2026-12-03T08:52:37+01:00
+	grep -v '^# database: ' "$cw/o" > "$cw/w1"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --since 2026-12-03T07:52:37Z
+	grep -v '^# database: ' "$cw/o" | cmp - "$cw/w1"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --since 2026-12-03T07:52:38Z
+	not cmp "$cw/o" "$cw/w1"
+	expect_rc 2 "$VIGIL" --db "$db" generate --since 2026-12-03T09:00+1
+}
+
+# Read-only verbs leave no -wal/-shm beside the database (ingest's own
+# close removes them; a read-only connection could not).
+k_readonly_no_wal() {
+	local db=$cw/nowal.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	[ ! -e "$db-wal" ] && [ ! -e "$db-shm" ]
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	expect_rc 0 "$VIGIL" --db "$db" subjects
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$cw/nowal.policy"
+	expect_rc 0 "$VIGIL" --db "$db" diff "$cw/nowal.policy"
+	expect_rc 0 "$VIGIL" --db "$db" review -n "$cw/nowal.policy"
+	[ ! -e "$db-wal" ] && [ ! -e "$db-shm" ]
+	# the database is whole, still in WAL mode
+	[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ]
+	[ "$(sqlite3 "$db" 'PRAGMA journal_mode')" = wal ]
+}
+
+# A port written with a leading zero never matches (records write 8089).
+k_port_leading_zero() {
+	printf 'subject /x {\n\tnet bind inet:stream:08089\n}\n' > "$cw/port.policy"
+	expect_rc 2 "$VIGIL" load -n "$cw/port.policy"
+	grep -qF "port.policy:2: invalid port '08089' (no leading zero)" "$cw/e"
+	printf 'subject /x {\n\tnet bind inet:stream:0\n}\n' > "$cw/port.policy"
+	expect_rc 0 "$VIGIL" load -n "$cw/port.policy"
+}
+
+# A second block for the same subject is never used: load and export say
+# so, naming both lines.
+k_repeated_block() {
+	printf 'subject /x {\n\tfile r /a\n}\nsubject /y {\n}\nsubject /x {\n\tfile r /b\n}\n' > "$cw/rep.policy"
+	expect_rc 0 "$VIGIL" load -n "$cw/rep.policy"
+	grep -qx "vigil: load: warning: $cw/rep.policy:6: a second block for subject /x (the first is at line 1): the kernel uses the first only, these rules are never used" "$cw/e"
+	rm -rf "$cw/rep.out"
+	VIGIL_DB=$cw/none.db expect_rc 0 "$VIGIL" export --to apparmor -o "$cw/rep.out" "$cw/rep.policy"
+	grep -q "rep.policy:6: a second block for subject /x (the first is at line 1)" "$cw/e"
+	not grep -q ' /b ' "$cw/rep.out/x"
+	# a via block of its own is no repeat
+	printf 'subject /x via /p {\n}\nsubject /x {\n}\nsubject /p {\n}\n' > "$cw/rep.policy"
+	expect_rc 0 "$VIGIL" load -n "$cw/rep.policy"
+	not grep -q 'second block' "$cw/e"
+}
+
+# A filter that leaves a named subject nothing: "no matches", exit 1 (as
+# ausearch), never "No such file or directory".
+k_filter_no_matches() {
+	local db=$cw/nomatch.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	expect_rc 1 "$VIGIL" --db "$db" generate --subject /usr/bin/cat --uid 1000
+	grep -qx 'vigil: generate: --subject /usr/bin/cat: no matches: none of its observations passes the filters (time window, --uid, --mntns, via)' "$cw/e"
+	expect_rc 1 "$VIGIL" --db "$db" generate --subject /usr/bin/cat --since 2027-01-01
+	expect_rc 1 "$VIGIL" --db "$db" generate --subject /usr/bin/cat --mntns 5
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/bin/cat --uid 1000 /dev/null
+	grep -q 'no matches' "$cw/e"
+	not grep -q 'No such file' "$cw/e"
+}
+
+# --sensitive - reads the list from standard input.
+k_sensitive_stdin() {
+	local db=$cw/sens.db
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log $fx/vigil-generate.log
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/bin/demo < /dev/null
+	grep -q '^	file r /etc/demo/conf.d/\*$' "$cw/o"
+	echo '/etc/demo/conf.d/c.conf' > "$cw/sens.list"
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/bin/demo --sensitive - < "$cw/sens.list"
+	not grep -q '^	file r /etc/demo/conf.d/\*$' "$cw/o"
+	grep -q '^	file r /etc/demo/conf.d/c.conf$' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject /usr/bin/demo --sensitive "$cw/sens.list"
+	not grep -q '^	file r /etc/demo/conf.d/\*$' "$cw/o"
+}
+
+t_cli k_readonly_no_wal k_readonly_no_wal
+t_cli k_port_leading_zero k_port_leading_zero
+t_cli k_repeated_block k_repeated_block
+t_cli k_filter_no_matches k_filter_no_matches
+t_cli k_sensitive_stdin k_sensitive_stdin
+t_cli k_generate_window k_generate_window
 t_cli k_version k_version
 t_cli k_subjects k_subjects
 t_cli k_subject_basename k_subject_basename

@@ -474,6 +474,10 @@ static int check_net_object(struct parser *p, const struct vigil_glob *glob)
 	if (!alen || i < alen || port > 65535)
 		return parse_error(p, "invalid port '%s' (a number 0..65535)",
 				   vigil_quote(q, sizeof(q), addr, alen));
+	/* records write 8089: a rule of 08089 would never match */
+	if (alen > 1 && addr[0] == '0')
+		return parse_error(p, "invalid port '%s' (no leading zero)",
+				   vigil_quote(q, sizeof(q), addr, alen));
 	return 0;
 }
 
