@@ -114,8 +114,11 @@ static int compare(const struct vigil_ruleset *rs,
 					"; uids " : "; uid ",
 					(unsigned int)r->uids.v[u]);
 			fputs(r->uids.more ? ", ..." : "", f);
-			fputs(vigil_rule_flagged(r) ? "; FLAG: never a uid "
-			      "this subject ran as\n" : "\n", f);
+			if (vigil_rule_flagged(r))
+				fprintf(f, "; FLAG: class %s, never a uid "
+					"this subject ran as",
+					vigil_uid_class(r->uids.v[0]));
+			fputc('\n', f);
 			nmiss++;
 		}
 		if (opened)

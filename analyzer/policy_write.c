@@ -43,6 +43,29 @@ static void put_uid_list(FILE *f, const uint32_t *v, size_t n, bool more)
 		fputs(", ...", f);
 }
 
+/*
+ * "PRE class user" or "PRE classes root, system": the uid classes of
+ * v[0..n) (vigil_uid_class()), as the kernel keys its tuples.
+ */
+static void put_uid_classes(FILE *f, const char *pre, const uint32_t *v,
+			    size_t n)
+{
+	static const char *const names[] = { "root", "system", "user" };
+	bool has[3] = { false, false, false };
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		has[!v[i] ? 0 : vigil_uid_is_user(v[i]) ? 2 : 1] = true;
+	for (i = 0; i < 3; i++)
+		k += has[i];
+	if (!k)
+		return;
+	fprintf(f, "%sclass%s", pre, k > 1 ? "es" : "");
+	for (i = 0, k = 0; i < 3; i++)
+		if (has[i])
+			fprintf(f, "%s%s", k++ ? ", " : " ", names[i]);
+}
+
 /* "; uid 0" or "; uids 0, 33": the evidence's uids. */
 static void put_uids(FILE *f, const struct vigil_uids *u)
 {
@@ -91,8 +114,10 @@ int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
 		fprintf(f, "\t# FLAG: seen only under uid%s ",
 			r->uids.n > 1 || r->uids.more ? "s" : "");
 		put_uid_list(f, r->uids.v, r->uids.n, r->uids.more);
-		fprintf(f, ", never a uid this subject ran as (");
+		put_uid_classes(f, " (", r->uids.v, r->uids.n);
+		fprintf(f, "), never a uid this subject ran as (");
 		put_uid_list(f, sr->service_uids, sr->nservice_uids, false);
+		put_uid_classes(f, ": ", sr->service_uids, sr->nservice_uids);
 		fputs("): review before keeping it\n", f);
 	}
 	if (vigil_access_format(r->class, r->access, acc, sizeof(acc)) >=

@@ -235,6 +235,7 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 	p = extra;
 	r->mntns = 0;
 	r->via = NULL;
+	r->uclass = NULL;
 
 	if (!first_data_field(au)) {
 		reason = "vigil record without fields";
@@ -258,6 +259,19 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 				goto bad;
 			}
 			r->mntns = (uint32_t)v;
+			continue;
+		}
+		if (i >= F_COUNT && !strcmp(name, "uclass")) {
+			/* the uid class the kernel keyed the tuple by */
+			if (r->uclass || (strcmp(val, "root") &&
+					  strcmp(val, "system") &&
+					  strcmp(val, "user"))) {
+				reason = r->uclass ? "uclass= twice" :
+						     "bad uclass=";
+				goto bad;
+			}
+			r->uclass = val[0] == 'r' ? "root" :
+				    val[0] == 's' ? "system" : "user";
 			continue;
 		}
 		if (i >= F_COUNT && !strcmp(name, "via")) {
@@ -397,8 +411,7 @@ static const char *via_element_end(const char *p)
 
 bool vigil_via_valid(const char *via, const char **why)
 {
-	const char *p = via, *prev = NULL;
-	size_t prev_len = 0;
+	const char *p = via;
 	unsigned int n = 0;
 
 	if (!*via) {
@@ -432,12 +445,6 @@ bool vigil_via_valid(const char *via, const char **why)
 			*why = "bad via= (more than 8 elements)";
 			return false;
 		}
-		if (prev && prev_len == len && !memcmp(prev, p, len)) {
-			*why = "bad via= (an element twice in a row)";
-			return false;
-		}
-		prev = p;
-		prev_len = len;
 		p = *e ? e + 1 : e;
 		if (*e && !e[2]) {
 			*why = "bad via= (ends with a separator)";

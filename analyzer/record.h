@@ -35,6 +35,9 @@ struct vigil_record {
 	/* via=: the exec ancestors' exes, root-most first, "//" between
 	 * them (docs/record-format.md); NULL when absent */
 	const char *via;
+	/* uclass=: "root", "system" or "user"; NULL when absent (a kernel
+	 * whose tuples were not keyed by uid) */
+	const char *uclass;
 	char *mem;		/* owns the decoded strings */
 	size_t cap, used;
 };

@@ -61,6 +61,7 @@ static void uids_union(struct vigil_uids *dst, const struct vigil_uids *src)
 		rules_uids_add(dst, src->v[i]);
 	dst->more = dst->more || src->more;
 	dst->service = dst->service || src->service;
+	dst->user_class = dst->user_class || src->user_class;
 }
 
 /* ---- escaping and times ---- */

@@ -30,9 +30,32 @@ struct vigil_uids {
 	unsigned int n;
 	bool more;
 	bool service;
+	/*
+	 * Some were records of the class "user" (uclass=user): the kernel
+	 * keyed them by the class, not the uid, so they stand for every
+	 * user's uid (issue 25 §2).
+	 */
+	bool user_class;
 };
 /* Debian's first uid of a person (adduser FIRST_UID, login.defs UID_MIN). */
 #define VIGIL_FIRST_USER_UID 1000
+
+/*
+ * Whether uid is of the class "user" as the kernel keys tuples
+ * (docs/record-format.md, "The uid in the key"): not root, not a system
+ * account of Debian Policy 9.2.2 (1-999, 60000-65535: nobody, systemd's
+ * DynamicUser= range).
+ */
+static inline bool vigil_uid_is_user(uint32_t uid)
+{
+	return uid >= VIGIL_FIRST_USER_UID && (uid < 60000 || uid > 65535);
+}
+
+/* The uid class of uid, as the kernel keys tuples: root, system, user. */
+static inline const char *vigil_uid_class(uint32_t uid)
+{
+	return !uid ? "root" : vigil_uid_is_user(uid) ? "user" : "system";
+}
 
 /* One rule: CLASS ACCESS OBJECT for one subject, with its evidence. */
 struct vigil_rule {
@@ -130,8 +153,8 @@ struct vigil_subject_rules {
 	size_t nchildren;
 	/*
 	 * The uids it ran as (sorted): the uids given to filter with
-	 * (vigil_rules_opts.uids); else the system uids (below
-	 * VIGIL_FIRST_USER_UID) it was seen under; else the one it made
+	 * (vigil_rules_opts.uids); else the root and system uids (not
+	 * vigil_uid_is_user()) it was seen under; else the one it made
 	 * the most accesses under (the lowest of a tie).
 	 */
 	uint32_t *service_uids;

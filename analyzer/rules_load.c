@@ -70,6 +70,7 @@ static int row_obs(const struct vigil_store_obs *row, struct obs *o)
 	o->first = row->first;
 	o->last = row->last;
 	rules_uids_add(&o->uids, row->uid);
+	o->uids.user_class = row->user_class;
 	o->pid = row->pid;
 	o->object = strdup(obj);
 	c = o->object ? 1 : -ENOMEM;
@@ -127,7 +128,7 @@ static int service_uids(struct vigil_subject_rules *sr, struct obs *obs,
 			n[j] += obs[i].count;
 		}
 		for (i = 0; i < nu; i++)
-			if (v[i] < VIGIL_FIRST_USER_UID)
+			if (!vigil_uid_is_user(v[i]))
 				v[nv++] = v[i];
 		if (!nv && nu) {
 			for (i = 0; i < nu; i++) {
@@ -145,9 +146,13 @@ static int service_uids(struct vigil_subject_rules *sr, struct obs *obs,
 	qsort(v, nv, sizeof(*v), u32_cmp);
 	sr->service_uids = v;
 	sr->nservice_uids = nv;
-	for (i = 0; i < nobs; i++)
-		obs[i].uids.service = obs[i].uids.n &&
-			uid_in(v, nv, obs[i].uids.v[0]);
+	/* a record of the class user stands for every user's uid */
+	for (i = 0; i < nv && !vigil_uid_is_user(v[i]); i++)
+		;
+	for (j = 0; j < nobs; j++)
+		obs[j].uids.service = obs[j].uids.n &&
+			(uid_in(v, nv, obs[j].uids.v[0]) ||
+			 (obs[j].uids.user_class && i < nv));
 	return 0;
 }
 

@@ -23,8 +23,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
 		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
 		"verdict, op, access, uid, exe, path, target, object, pid, "
-		"comm, extra, mntns, via) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"comm, extra, mntns, via, uclass) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_FOREIGN] =
 		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
 		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
@@ -510,6 +510,7 @@ int vigil_store_add_record(struct vigil_store *s, const char *node,
 	bind_text(st, 15, r->extra ? r->extra : "");
 	sqlite3_bind_int64(st, 16, r->mntns);
 	bind_text(st, 17, r->via);
+	bind_text(st, 18, r->uclass);
 	return step_insert(s, st);
 }
 

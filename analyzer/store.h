@@ -137,7 +137,9 @@ struct vigil_store_obs_filter {
 	bool would_deny;	/* also would-deny records and tuples */
 	int64_t since_ms, until_ms;	/* 0: unbounded */
 	int64_t mntns;		/* -1: any */
-	const uint32_t *uids;	/* none: any */
+	/* none: any; a user's uid also selects every record of the class
+	 * "user" (uclass=user: the kernel keys them by the class) */
+	const uint32_t *uids;
 	size_t nuids;
 	/* via_has: only rows one of whose via elements it is; via_none:
 	 * only rows without via; by_via: rows per via too (obs.via) */
@@ -155,6 +157,7 @@ struct vigil_store_obs {
 	uint64_t snapshot;	/* non-zero: in the latest snapshot */
 	uint32_t uid;
 	uint32_t pid;		/* the records' pid when all had one, else 0 */
+	bool user_class;	/* of records with uclass=user */
 };
 /*
  * Each observation, ordered by exe, via, op, access, object, uid, to fn. 0;

@@ -13,6 +13,7 @@
 
 #include "store_int.h"
 #include "store.h"
+#include "rules.h"
 
 /*
  * Distinct tuples of records (verdict learned and would-deny: accesses the
@@ -29,31 +30,41 @@
 	"  AND (?6 IS NULL OR instr('/' || coalesce(via, '') || '//', " \
 	"   '/' || ?6 || '//') > 0) " \
 	"  AND (NOT ?7 OR via IS NULL) "
+/*
+ * A kernel tuple's uid is of the class "user" (vigil_uid_is_user()): the
+ * first user's uid of a tuple that stands for every user's (the learned
+ * table has no class column; its uid tells).
+ */
+#define USER_UID \
+	"(uid >= 1000 AND (uid < 60000 OR uid > 65535))"
 static const char obs_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
 	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v, "
-	"CASE WHEN min(p0) = max(p1) THEN min(p0) END FROM ("
+	"CASE WHEN min(p0) = max(p1) THEN min(p0) END, max(uc) FROM ("
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
 	"  uid, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src, "
-	"  min(pid) AS p0, max(pid) AS p1 "
+	"  min(pid) AS p0, max(pid) AS p1, max(uclass IS 'user') AS uc "
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
-	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
+	"   (?9 AND uclass IS 'user')) "
 	VIA_FILTER
 	"  GROUP BY exe, v, op, access, object, uid"
 	" UNION ALL"
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, sum(count), min(first), max(last), 1, NULL, NULL "
+	"  uid, sum(count), min(first), max(last), 1, NULL, NULL, "
+	"  max(" USER_UID ") "
 	"  FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
-	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
+	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
+	"   (?9 AND " USER_UID ")) "
 	VIA_FILTER
 	"  GROUP BY exe, v, op, access, object, uid"
 	") GROUP BY exe, v, op, access, object, uid "
@@ -101,6 +112,9 @@ int vigil_store_observations(struct vigil_store *s,
 		if (rc)
 			goto out;
 		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
+		for (size_t i = 0; i < f->nuids; i++)
+			if (vigil_uid_is_user(f->uids[i]))
+				sqlite3_bind_int(st, 9, 1);
 	}
 	if (f->via_has)
 		sqlite3_bind_text(st, 6, f->via_has, -1, SQLITE_STATIC);
@@ -119,6 +133,7 @@ int vigil_store_observations(struct vigil_store *s,
 		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
 		row.via = store_col_text(st, 10);
 		row.pid = (uint32_t)sqlite3_column_int64(st, 11);
+		row.user_class = sqlite3_column_int(st, 12) > 0;
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;

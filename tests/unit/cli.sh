@@ -853,6 +853,39 @@ c_diff_apparmor() {
 	grep -q '^1 needed but missing, 0 allowed but never used, 5 AppArmor records$' "$cw/o"
 }
 
+# The uid class (issue 25 §2): a record with uclass=user stands for every
+# user's uid; nobody (65534) is a system account.
+c_generate_uclass() {
+	local db=$cw/uclass.db p=$cw/uclass.policy
+	rm -rf "$db"* "$cw/ucroot"
+	mkdir -p "$cw/ucroot"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-uclass.log
+	[ "$(sqlite3 "$db" "select group_concat(uid || ':' || coalesce(uclass, '-'), ' ') from (select * from records order by seq)")" = "0:root 65534:system 100000:user 100001:user 100001:user 100000:user 100002:-" ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ucroot" -o "$p"
+	# nobody is a system uid: the service ran as it, its read unflagged
+	grep -q '^# 3 accesses, .*; ran as uids 0, 65534$' "$p"
+	grep -q '^	# FLAG: seen only under uid 100000 (class user), never a uid this subject ran as (0, 65534: classes root, system): review' "$p"
+	# usertool ran as its busiest user uid, 100001: uid 100000's record
+	# of the class user stands for it too, the old kernel's record
+	# (no uclass=) of 100002 does not
+	grep -q '^# 4 accesses, .*; ran as uid 100001$' "$p"
+	[ "$(grep -A1 '# FLAG: ' "$p" | grep -v '^	#' | grep -v '^--' | tr '\n' '|')" = "	file r /home/*/old-kernel|	file r /home/*/.cache/stolen|" ]
+	# --uid with a user's uid takes every record of the class user, and
+	# only those of other users' uids
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ucroot" --uid 1000 -o "$p"
+	grep -q '^	file r /home/\*/shared$' "$p"
+	grep -q '^	file r /home/\*/\.cache/stolen$' "$p"
+	not grep -q 'old-kernel\|clsvc.conf\|nobody.db' "$p"
+	not grep -q FLAG "$p"
+	# --uid 0: root's only; --uid 65534: nobody's only
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ucroot" --uid 0 -o "$p"
+	grep -q '^	file r /etc/clsvc.conf$' "$p"
+	not grep -q '/home/\|nobody.db' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ucroot" --uid 65534 -o "$p"
+	grep -q '^	file r /var/lib/clsvc/nobody.db$' "$p"
+	not grep -q '/home/\|clsvc.conf' "$p"
+}
+
 c_generate_uids() {
 	local db=$cw/uids.db p=$cw/uids.policy
 	rm -rf "$db"* "$cw/uroot" "$cw/uaa" "$cw/uaa0"
@@ -875,8 +908,8 @@ c_generate_uids() {
 	grep -q '^# 5 accesses, .*; ran as uid 1000$' "$p"
 	# flagged: exactly the rules seen only under other uids
 	[ "$(grep -A1 '# FLAG: ' "$p" | grep -v '^	#' | grep -v '^--' | tr '\n' '|')" = "	file r /srv/bob-only|	file r /home/*/evil.conf|	file w /home/*/loot|" ]
-	grep -q '^	# FLAG: seen only under uid 1000, never a uid this subject ran as (0, 33): review before keeping it$' "$p"
-	grep -q '^	# FLAG: seen only under uid 1001, never a uid this subject ran as (1000): review' "$p"
+	grep -q '^	# FLAG: seen only under uid 1000 (class user), never a uid this subject ran as (0, 33: classes root, system): review before keeping it$' "$p"
+	grep -q '^	# FLAG: seen only under uid 1001 (class user), never a uid this subject ran as (1000: class user): review' "$p"
 	expect_rc 0 "$VIGIL" load --dump "$p"
 	# --uid (a number and a name): rules seen only under other uids are
 	# gone, the others list only these uids, nothing is flagged
@@ -919,7 +952,7 @@ c_generate_uids() {
 	# their uids and flags
 	printf 'subject /usr/sbin/uidsvc {\n\tfile r /etc/uidsvc.conf\n}\n' > "$cw/u.pol"
 	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/uidsvc "$cw/u.pol"
-	grep -q '^	file r /home/mallory/evil.conf	# count 1, .*; uid 1000; FLAG: never a uid this subject ran as$' "$cw/o"
+	grep -q '^	file r /home/mallory/evil.conf	# count 1, .*; uid 1000; FLAG: class user, never a uid this subject ran as$' "$cw/o"
 	grep -q '^	file a /var/log/uidsvc/access.log	# count 1, .*; uid 33$' "$cw/o"
 	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/uidsvc --uid 1000 "$cw/u.pol"
 	not grep -q 'access.log' "$cw/o"
@@ -1324,6 +1357,7 @@ t_cli "generate --update: edits kept, removals marked, new rules added, would-de
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
+t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
 t_cli "export CANDIDATE: hand edits reach all 5 targets; DB only evidence" c_export_candidate

@@ -194,7 +194,6 @@ static void test_parse_via(void **state)
 		"via=\"/a//b//\"",		/* ends with a separator */
 		"via=\"/a///b\"",		/* an element "//b" */
 		"via=\"?/a\"",			/* ? glued to an element */
-		"via=\"/a//a\"",		/* the same twice in a row */
 		"via=\"/1//2//3//4//5//6//7//8//9\"",	/* 9 elements */
 		"via=2F61 via=2F62",		/* twice */
 		"via=2F6",			/* bad hex */
@@ -236,6 +235,11 @@ static void test_parse_via(void **state)
 	assert_true(vigil_via_has(r.via, "/opt a/svc"));
 	assert_false(vigil_via_has(r.via, "?"));
 
+	/* the same element twice in a row: a change of uid class (a
+	 * user's manager under root's, issue 25 §2) */
+	assert_true(vigil_via_valid("/lib/systemd/systemd//lib/systemd/systemd",
+				    &why));
+
 	/* none: NULL */
 	load("type=KERNEL_OTHER msg=audit(1.000:9): vigil=1 seq=9 "
 	     "verdict=learned op=open access=r uid=0 exe=\"/sbin/init\" "
@@ -276,6 +280,55 @@ static void test_parse_via(void **state)
 	vigil_record_free(&r);
 }
 
+/* uclass= (issue 25 §2): the uid class the kernel keyed the tuple by */
+static void test_parse_uclass(void **state)
+{
+	static const char *const bad[] = {
+		"uclass=admin", "uclass=USER", "uclass=user uclass=root",
+		"uclass=\"user\"x",
+	};
+	struct vigil_record r = { 0 };
+	char line[512];
+	const char *why = NULL;
+
+	(void)state;
+	load("type=KERNEL_OTHER msg=audit(1.000:7): vigil=1 seq=7 "
+	     "verdict=learned op=open access=r uid=100000 exe=\"/usr/bin/x\" "
+	     "path=\"/etc/x\" target=? pid=9 comm=\"x\" "
+	     "via=\"/a//a\" uclass=user");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_string_equal(r.uclass, "user");
+	assert_string_equal(r.via, "/a//a");
+	assert_string_equal(r.extra, "");
+	load("type=KERNEL_OTHER msg=audit(1.000:8): vigil=1 seq=8 "
+	     "verdict=learned op=open access=r uid=998 exe=\"/usr/bin/x\" "
+	     "path=\"/etc/x\" target=? pid=9 comm=\"x\" mntns=5 "
+	     "uclass=system");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_string_equal(r.uclass, "system");
+	assert_int_equal(r.mntns, 5);
+	load("type=KERNEL_OTHER msg=audit(1.000:9): vigil=1 seq=9 "
+	     "verdict=learned op=open access=r uid=0 exe=\"/usr/bin/x\" "
+	     "path=\"/etc/x\" target=? pid=9 comm=\"x\"");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_null(r.uclass);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		why = NULL;
+		snprintf(line, sizeof(line),
+			 "type=KERNEL_OTHER msg=audit(1.000:1): vigil=1 seq=1 "
+			 "verdict=learned op=open access=r uid=0 exe=\"/a\" "
+			 "path=\"/b\" target=? pid=1 comm=\"a\" %s", bad[i]);
+		load(line);
+		if (vigil_record_parse(au, &r, &why) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(why);
+		if (!strstr(why, "uclass="))
+			fail_msg("%s: the reason names no uclass=: %s", bad[i],
+				 why);
+	}
+	vigil_record_free(&r);
+}
+
 static void test_file_ops(void **state)
 {
 	(void)state;
@@ -295,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_parse_full),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_via),
+		cmocka_unit_test(test_parse_uclass),
 		cmocka_unit_test(test_file_ops),
 	};
 

@@ -229,6 +229,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	key.access = acc->access;
 	key.gen = mode == VIGIL_MODE_OBSERVE ? lp->gen : 0;
 	key.nsx = !vigil_mntns_initial();
+	key.uid_key = vigil_uid_key(cred->uid);
 	key.fast = acc->fast;
 	if (acc->path) {
 		file_key(acc, &key);

@@ -73,6 +73,7 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	gfp_t gfp = acc->may_sleep ? GFP_KERNEL : GFP_ATOMIC | __GFP_NOWARN;
 	size_t exe_len = min_t(size_t, subj->len, VIGIL_AUDIT_STR_MAX);
 	size_t via_len = min_t(size_t, subj->via_len, VIGIL_VIA_MAX);
+	enum vigil_uclass uclass;
 	struct audit_buffer *ab;
 	char access[64];
 
@@ -107,6 +108,9 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	/* Not the initial mount namespace: its names are not the host's. */
 	if (mntns)
 		audit_log_format(ab, " mntns=%u", mntns);
+	/* The class of uids the tuple stands for (vigil_uid_key()). */
+	uclass = vigil_uclass_of(vigil_uid_key(cred->uid));
+	audit_log_format(ab, " uclass=%s", vigil_uclass_name(uclass));
 	audit_log_end(ab);
 	vigil_stat_inc(VIGIL_STAT_EMITTED);
 	return true;
@@ -155,6 +159,8 @@ bool vigil_record_released(const struct vigil_entry *e)
 		log_string(ab, "via", vigil_subject_via(subj), via_len);
 	if (e->mntns)
 		audit_log_format(ab, " mntns=%u", e->mntns);
+	audit_log_format(ab, " uclass=%s",
+			 vigil_uclass_name(vigil_uclass_of(e->key.uid_key)));
 	audit_log_end(ab);
 	return true;
 }

@@ -83,16 +83,20 @@ unsigned int vigil_via_split(const char *via, size_t len,
  * @len: its length
  * @cut: the task's subject cuts the chain (the overflow subject "?", or
  *       names from another mount namespace than the new program's)
+ * @crossed: the task's subject was exec'd under another uid class than
+ *           its own exec parent (vigil_subject.crossed)
  *
  * The new chain is @via then @exe, @exe left out when it is already the
- * nearest element (a program that execs itself, nested shells), then cut
+ * nearest element (a program that execs itself, nested shells) and ran
+ * under the same uid class (a user's service manager started by root's
+ * stays an element of its own), then cut
  * to its nearest elements. A task that cuts the chain, or whose @exe
  * cannot be an element, gives "?": something unknown ran the program.
  *
  * Return: the length of the chain in @buf.
  */
 size_t vigil_via_build(char *buf, const char *via, size_t via_len,
-		       const char *exe, size_t len, bool cut)
+		       const char *exe, size_t len, bool cut, bool crossed)
 {
 	struct vigil_policy_name el[VIGIL_VIA_ELEMS + 1];
 	size_t bytes, w;
@@ -104,7 +108,8 @@ size_t vigil_via_build(char *buf, const char *via, size_t via_len,
 		return 1;
 	}
 	n = vigil_via_split(via, via_len, el, VIGIL_VIA_ELEMS, &was_cut);
-	if (!n || el[n - 1].len != len || memcmp(el[n - 1].s, exe, len)) {
+	if (!n || crossed || el[n - 1].len != len ||
+	    memcmp(el[n - 1].s, exe, len)) {
 		el[n].s = exe;
 		el[n++].len = len;
 	}

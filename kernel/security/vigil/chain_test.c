@@ -14,6 +14,7 @@ struct build_case {
 	const char *exe;	/* the parent's executable */
 	bool cut;
 	const char *want;
+	bool crossed;
 };
 
 static const struct build_case build_cases[] = {
@@ -22,6 +23,9 @@ static const struct build_case build_cases[] = {
 	  "/sbin/init//bin/bash" },
 	{ "a program that execs itself collapses", "/sbin/init//bin/sh",
 	  "/bin/sh", false, "/sbin/init//bin/sh" },
+	{ "a uid class change keeps a repeat", "/lib/systemd/systemd",
+	  "/lib/systemd/systemd", false,
+	  "/lib/systemd/systemd//lib/systemd/systemd", true },
 	{ "only consecutive duplicates collapse", "/bin/sh//usr/bin/env",
 	  "/bin/sh", false, "/bin/sh//usr/bin/env//bin/sh" },
 	{ "an ancestor that cuts gives ?", "/sbin/init", "/bin/bash", true,
@@ -58,7 +62,7 @@ static void vigil_chain_build_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	n = vigil_via_build(buf, c->via, strlen(c->via), c->exe,
-			    strlen(c->exe), c->cut);
+			    strlen(c->exe), c->cut, c->crossed);
 	KUNIT_EXPECT_STREQ(test, buf, c->want);
 	KUNIT_EXPECT_EQ(test, n, strlen(c->want));
 }
@@ -87,7 +91,7 @@ static void vigil_chain_bytes_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, via);
 	n = scnprintf(via, 2 * 400 + 2, "%s/%s", a, b);
 	/* 400 + 1 + 400 + 1 + 400 = 1202 > 1024: a goes, ? comes. */
-	n = vigil_via_build(buf, via, n, c, 400, false);
+	n = vigil_via_build(buf, via, n, c, 400, false, false);
 	KUNIT_EXPECT_EQ(test, n, (size_t)(1 + 401 + 401));
 	KUNIT_EXPECT_EQ(test, buf[0], '?');
 	KUNIT_EXPECT_EQ(test, memcmp(buf + 2, b, 400), 0);
@@ -96,14 +100,15 @@ static void vigil_chain_bytes_test(struct kunit *test)
 	/* Exactly VIGIL_VIA_MAX bytes fit as they are. */
 	a = long_name(test, 'a', 511);
 	b = long_name(test, 'b', VIGIL_VIA_MAX - 512);
-	n = vigil_via_build(buf, a, 511, b, VIGIL_VIA_MAX - 512, false);
+	n = vigil_via_build(buf, a, 511, b, VIGIL_VIA_MAX - 512, false,
+			    false);
 	KUNIT_EXPECT_EQ(test, n, (size_t)VIGIL_VIA_MAX);
 	KUNIT_EXPECT_EQ(test, buf[0], '/');
 	KUNIT_EXPECT_EQ(test, strlen(buf), (size_t)VIGIL_VIA_MAX);
 
 	/* A nearest ancestor longer than the bound: nothing but "?". */
 	c = long_name(test, 'c', VIGIL_VIA_MAX);
-	n = vigil_via_build(buf, "/a", 2, c, VIGIL_VIA_MAX, false);
+	n = vigil_via_build(buf, "/a", 2, c, VIGIL_VIA_MAX, false, false);
 	KUNIT_EXPECT_STREQ(test, buf, "?");
 }
 
@@ -126,7 +131,8 @@ static void vigil_chain_depth_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, next);
 	for (i = 0; i < 10; i++) {
 		scnprintf(exe, sizeof(exe), "/usr/bin/p%u", i);
-		len = vigil_via_build(next, via, len, exe, strlen(exe), false);
+		len = vigil_via_build(next, via, len, exe, strlen(exe), false,
+				      false);
 		memcpy(via, next, len + 1);
 		n = vigil_via_split(via, len, names, ARRAY_SIZE(names), &cut);
 		KUNIT_EXPECT_EQ(test, n + cut, min(i + 1, 8U));

@@ -34,6 +34,19 @@ const char *vigil_verdict_name(enum vigil_verdict verdict)
 	return verdict_names[verdict];
 }
 
+static const char *const uclass_names[] = {
+	[VIGIL_UCLASS_ROOT] = "root",
+	[VIGIL_UCLASS_SYSTEM] = "system",
+	[VIGIL_UCLASS_USER] = "user",
+};
+
+const char *vigil_uclass_name(enum vigil_uclass c)
+{
+	if (c >= ARRAY_SIZE(uclass_names))
+		return "?";
+	return uclass_names[c];
+}
+
 const char *vigil_mode_name(enum vigil_mode mode)
 {
 	if (mode >= VIGIL_MODE_COUNT)

@@ -74,9 +74,9 @@ static int __init vigil_max_subjects_setup(char *str)
 }
 __setup("vigil.max_subjects=", vigil_max_subjects_setup);
 
-static struct vigil_subject *subject_alloc(const char *exe, size_t len,
-					   const char *via, size_t via_len,
-					   u32 mntns, u32 hash)
+static struct vigil_subject *subject_new(const char *exe, size_t len,
+					 const char *via, size_t via_len,
+					 u32 mntns, u32 hash)
 {
 	struct vigil_subject *s;
 
@@ -156,7 +156,10 @@ void vigil_subject_put(struct vigil_subject *s)
 	kfree_rcu(s, rcu);
 }
 
-/* What a subject is interned by: its exe, namespace and chain. */
+/*
+ * What a subject is interned by: its exe, namespace, chain and the uid
+ * class that exec'd it (and whether that changed the class).
+ */
 struct subject_id {
 	const char *exe;
 	size_t len;
@@ -164,12 +167,28 @@ struct subject_id {
 	size_t via_len;
 	u32 mntns;
 	u32 hash;
+	u8 uclass;
+	u8 crossed;
 };
+
+static struct vigil_subject *subject_alloc(const struct subject_id *sid)
+{
+	struct vigil_subject *s;
+
+	s = subject_new(sid->exe, sid->len, sid->via, sid->via_len,
+			sid->mntns, sid->hash);
+	if (s) {
+		s->uclass = sid->uclass;
+		s->crossed = sid->crossed;
+	}
+	return s;
+}
 
 static bool subject_is(const struct vigil_subject *s,
 		       const struct subject_id *id)
 {
 	return s->hash == id->hash && s->mntns == id->mntns &&
+	       s->uclass == id->uclass && s->crossed == id->crossed &&
 	       s->len == id->len && s->via_len == id->via_len &&
 	       !memcmp(s->exe, id->exe, id->len) &&
 	       !memcmp(vigil_subject_via(s), id->via, id->via_len);
@@ -216,15 +235,15 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 	int id;
 
 	sid->hash = jhash(sid->via, sid->via_len,
-			  jhash(sid->exe, sid->len, sid->mntns));
+			  jhash(sid->exe, sid->len,
+				sid->mntns ^ sid->uclass << 1 ^ sid->crossed));
 	rcu_read_lock();
 	s = subject_lookup(sid);
 	rcu_read_unlock();
 	if (s)
 		return s;
 
-	new = subject_alloc(sid->exe, sid->len, sid->via, sid->via_len,
-			    sid->mntns, sid->hash);
+	new = subject_alloc(sid);
 	if (!privileged)
 		newc = kzalloc(sizeof(*newc), GFP_KERNEL);
 	id = ida_alloc(&subject_ida, GFP_KERNEL);
@@ -338,7 +357,7 @@ static size_t subject_chain(const struct vigil_subject *parent, u32 mntns,
 	return vigil_via_build(buf, vigil_subject_via(parent),
 			       parent->via_len, parent->exe, parent->len,
 			       parent == overflow_subject ||
-			       (!mntns && parent->mntns));
+			       (!mntns && parent->mntns), parent->crossed);
 }
 
 /*
@@ -374,6 +393,9 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 					     &foreign);
 		if (foreign || !vigil_mntns_initial())
 			sid.mntns = vigil_mntns_current();
+		sid.uclass = vigil_uclass_of(vigil_uid_key(current_uid()));
+		sid.crossed = vc->subject && vc->subject != overflow_subject &&
+			      vc->subject->uclass != sid.uclass;
 		if (sid.exe[0] == '/') {
 			sid.len = strlen(sid.exe);
 			sid.via = via;
@@ -427,7 +449,7 @@ static struct security_hook_list subject_hooks[] __ro_after_init = {
 
 int __init vigil_subject_hooks_init(void)
 {
-	overflow_subject = subject_alloc("?", 1, "", 0, 0, 0);
+	overflow_subject = subject_new("?", 1, "", 0, 0, 0);
 	if (!overflow_subject)
 		return -ENOMEM;
 	overflow_subject->id = U32_MAX;

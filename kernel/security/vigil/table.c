@@ -361,7 +361,7 @@ void vigil_table_cursor_drop(struct vigil_table *t,
 
 u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 {
-	u32 words[13];
+	u32 words[14];
 
 	words[0] = (u32)(unsigned long)key->subj;
 	words[1] = (u32)((unsigned long)key->subj >> 16 >> 16);
@@ -376,6 +376,7 @@ u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 	words[10] = (u32)(key->obj_c >> 32);
 	words[11] = (u32)(unsigned long)key->mnt;
 	words[12] = (u32)((unsigned long)key->mnt >> 16 >> 16);
+	words[13] = key->uid_key;
 	return jhash2(words, ARRAY_SIZE(words), key->by_name ?
 		      jhash(obj, len, 0) : 0);
 }
@@ -389,7 +390,8 @@ static bool key_equal(const struct vigil_entry *e, const struct vigil_key *key,
 	    k->obj_b != key->obj_b || k->obj_c != key->obj_c ||
 	    k->mnt != key->mnt || k->access != key->access ||
 	    k->gen != key->gen || k->op != key->op ||
-	    k->by_name != key->by_name || k->nsx != key->nsx)
+	    k->by_name != key->by_name || k->nsx != key->nsx ||
+	    k->uid_key != key->uid_key)
 		return false;
 	if (key->by_name)
 		return e->objlen == len && !memcmp(e->obj, obj, len);

@@ -58,6 +58,48 @@ static inline enum vigil_mode vigil_mode_get(void)
 const char *vigil_verdict_name(enum vigil_verdict verdict);
 
 /*
+ * The uid a tuple is keyed by: root's and each system account's own, or
+ * VIGIL_UID_KEY_USERS for every other uid (the class "user"). System
+ * accounts are Debian Policy's (9.2.2): 1 to 999 (adduser's SYS_UID_MAX)
+ * and 60000 to 65535 (Debian's own accounts, nobody, systemd's
+ * DynamicUser= range 61184-65519); a user's subordinate uids start at
+ * 100000. A user, however many uids it holds, never shares a tuple with
+ * root or a service account, so its run of a service's program cannot
+ * record that service's accesses as its own first.
+ */
+#define VIGIL_SYS_UID_MAX 999
+#define VIGIL_SYS2_UID_MIN 60000
+#define VIGIL_SYS2_UID_MAX 65535
+#define VIGIL_UID_KEY_USERS U32_MAX
+
+enum vigil_uclass {
+	VIGIL_UCLASS_ROOT,
+	VIGIL_UCLASS_SYSTEM,
+	VIGIL_UCLASS_USER,
+};
+
+static inline u32 vigil_uid_key(kuid_t kuid)
+{
+	/* A kuid is the uid the initial user namespace sees. */
+	u32 uid = __kuid_val(kuid);
+
+	if (uid <= VIGIL_SYS_UID_MAX ||
+	    (uid >= VIGIL_SYS2_UID_MIN && uid <= VIGIL_SYS2_UID_MAX))
+		return uid;
+	return VIGIL_UID_KEY_USERS;
+}
+
+static inline enum vigil_uclass vigil_uclass_of(u32 uid_key)
+{
+	if (!uid_key)
+		return VIGIL_UCLASS_ROOT;
+	return uid_key == VIGIL_UID_KEY_USERS ? VIGIL_UCLASS_USER :
+						VIGIL_UCLASS_SYSTEM;
+}
+
+const char *vigil_uclass_name(enum vigil_uclass c);
+
+/*
  * subject.c: the executable a task runs, interned, shared by the creds and
  * tuples that name it and freed after the last of them.
  */
@@ -83,6 +125,13 @@ struct vigil_subject {
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
 	u32 mntns;	/* 0: initial mount namespace, else its id */
+	u8 uclass;	/* enum vigil_uclass of the real uid that exec'd it */
+	/*
+	 * Its exec changed the uid class from its exec parent's (a user's
+	 * service manager started by root's): its exe is kept in its
+	 * children's chains even when it repeats the nearest element.
+	 */
+	u8 crossed;
 	/*
 	 * Tuples of this subject by their compact key (vigil_access.fast):
 	 * read under RCU, cleared by the eviction of the tuple (see
@@ -142,7 +191,7 @@ unsigned int vigil_via_split(const char *via, size_t len,
 			     struct vigil_policy_name *names, unsigned int max,
 			     bool *ret_cut);
 size_t vigil_via_build(char *buf, const char *via, size_t via_len,
-		       const char *exe, size_t len, bool cut);
+		       const char *exe, size_t len, bool cut, bool crossed);
 
 /* state.c: the loaded candidate policy, published with RCU. */
 struct vigil_policy;
@@ -210,6 +259,7 @@ struct vigil_key {
 	u16 op;
 	u8 by_name;	/* object compared by its string */
 	u8 nsx;		/* the task was not in the initial mount namespace */
+	u32 uid_key;	/* vigil_uid_key() of the task's real uid */
 	/* The access's compact key (vigil_access.fast), or 0; not compared. */
 	u64 fast;
 };
@@ -514,7 +564,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	/* One test, no branch each: the cached tuple is this access's. */
 	if ((e->key.fast ^ fast) | (e->key.op ^ op) | (e->key.access ^ access) |
 	    (e->key.gen ^ gen) | (e->key.nsx ^ !vigil_mntns_initial()) |
-	    READ_ONCE(e->dead))
+	    (e->key.uid_key ^ vigil_uid_key(cred->uid)) | READ_ONCE(e->dead))
 		goto out;
 	this_cpu_inc(vigil_stats.hook[op]);
 	atomic64_inc(&subj->events);

@@ -1,12 +1,13 @@
 # Exec chains (issue 13 §5): every subject carries the programs its exec
 # ancestors ran (via=, nearest last). A #! service's sort is not the sort a
 # shell runs: they are two subjects, with their own records, and a policy
-# block "subject /usr/bin/sort via SVC" judges only the first. As nobody,
-# no way of running sort (renaming, the interpreter by hand, a memfd named
-# like the service, a bind mount over it in a private namespace, the fake
-# reached through /proc/PID/root) gives it a chain naming the service as
-# the initial namespace knows it, unless nobody ran the service itself
-# (then its records say uid=65534). Chains keep the nearest 8 elements.
+# block "subject /usr/bin/sort via SVC" judges only the first. As a user
+# (uid 100000, of a subordinate range), no way of running sort (renaming,
+# the interpreter by hand, a memfd named like the service, a bind mount
+# over it in a private namespace, the fake reached through /proc/PID/root)
+# gives it a chain naming the service as
+# the initial namespace knows it, unless the user ran the service itself
+# (then its records say uid=100000). Chains keep the nearest 8 elements.
 . "$(dirname "$0")/../lib.sh"
 
 # The suite may have started this shell while vigil was off: it then has
@@ -31,7 +32,7 @@ EOF
 chmod 755 $svc
 for f in a b c d e f g h i j k l m u; do echo "$f" > $d/in.$f; done
 chmod 644 $d/in.*
-asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+asuser() { setpriv --reuid=100000 --regid=100000 --clear-groups "$@"; }
 q=$(printf '%s' "$svc" | sed 's/[.]/\\./g')
 # rec PATH [ERE]: the records of an open of PATH (matching ERE).
 rec() { vigil_lines "op=open access=r .* path=\"$1\"" | grep -aE -- "${2:-.}"; }
@@ -52,8 +53,8 @@ t_ok "sort's read under the service is recorded" \
 	vigil_wait "exe=\"/usr/bin/sort\" path=\"$d/in.a\""
 r=$(rec $d/in.a 'exe="/usr/bin/sort"' | head -n 1)
 t_match "its via ends with the service" "$(via_of "$r")" "^/.*/$q\$"
-t_match "the field comes before mntns= (none here) and after comm=" "$r" \
-	"comm=\"sort\" via=\"[^\"]*\"\$"
+t_match "via= comes after comm=, before mntns= (none here) and uclass=" "$r" \
+	"comm=\"sort\" via=\"[^\"]*\" uclass=root\$"
 t_ok "wc's read under the service is recorded" \
 	vigil_wait "exe=\"/usr/bin/wc\" path=\"$d/in.b\""
 t_match "its via ends with the service too" \
@@ -79,7 +80,7 @@ t_ok "subjects lists sort twice: under the service and under the shell" \
 	test "$(awk '$6 == "/usr/bin/sort"' $VIGIL_FS/subjects | grep -c "/$q\$")" -ge 1 -a \
 	"$(awk '$6 == "/usr/bin/sort" && $7 !~ /89c/' $VIGIL_FS/subjects | wc -l)" -ge 1
 
-# (c) nobody cannot put the service in its sort's chain...
+# (c) the user cannot put the service in its sort's chain...
 asuser /usr/bin/sort $d/in.d > /dev/null
 asuser bash -c "exec -a $svc /usr/bin/sort $d/in.d" > /dev/null
 asuser sh $svc $d/in.d $d/in.d
@@ -93,18 +94,18 @@ fd = os.memfd_create("x/" + sys.argv[1] + "//")
 os.write(fd, open("/usr/bin/dash", "rb").read())
 os.execve(fd, ["svc", "-c", "/usr/bin/sort " + sys.argv[2]], {})
 ' "$svc" $d/in.g > /dev/null
-t_ok "a sentinel after nobody's attempts" vigil_sentinel
-t_ok "nobody's sorts were recorded" \
-	test "$(rec $d/in.d 'uid=65534 exe="/usr/bin/sort"' | wc -l)" -ge 1
+t_ok "a sentinel after the user's attempts" vigil_sentinel
+t_ok "the user's sorts were recorded" \
+	test "$(rec $d/in.d 'uid=100000 exe="/usr/bin/sort"' | wc -l)" -ge 1
 t_is "none has a via naming the service" \
-	"$(rec $d/in.d 'uid=65534 exe="/usr/bin/sort"' | grep -cE "$names_svc")" 0
-r=$(rec $d/in.g 'uid=65534 exe="/usr/bin/sort"' | head -n 1)
+	"$(rec $d/in.d 'uid=100000 exe="/usr/bin/sort"' | grep -cE "$names_svc")" 0
+r=$(rec $d/in.g 'uid=100000 exe="/usr/bin/sort"' | head -n 1)
 t_is "the memfd's sort is recorded with its chain cut (via=\"?\")" \
 	"$(via_of "$r")" "?"
 # ...unless it runs the service itself: then the records are its own.
 asuser $svc $d/in.e $d/in.f
-t_ok "nobody's run of the service is recorded under its uid" \
-	vigil_wait "uid=65534 exe=\"/usr/bin/sort\" path=\"$d/in.e\".* via=\"[^\"]*/$q\""
+t_ok "the user's run of the service is recorded under its uid" \
+	vigil_wait "uid=100000 exe=\"/usr/bin/sort\" path=\"$d/in.e\".* via=\"[^\"]*/$q\""
 t_is "no record of root names in.e" "$(rec $d/in.e 'uid=0 ' | wc -l)" 0
 
 # A bind mount over the service in a private namespace: its children's
@@ -117,13 +118,13 @@ chmod 755 $d/evil
 mkdir -m 1777 $d/run
 out=$(asuser unshare -rm sh -c "readlink /proc/self/ns/mnt; mount --bind $d/evil $svc && $svc $d/in.h && echo done" 2>&1)
 ns=$(echo "$out" | head -n1 | tr -dc 0-9)
-t_is "nobody ran its fake service in namespace $ns" "$(echo "$out" | tail -n1)" "done"
+t_is "the user ran its fake service in namespace $ns" "$(echo "$out" | tail -n1)" "done"
 t_ok "the fake's sort is recorded" vigil_wait "exe=\"/usr/bin/sort\" path=\"$d/in.h\""
 t_is "each of its records carries the namespace" \
-	"$(rec $d/in.h | grep -vc " mntns=$ns\$")" 0
+	"$(rec $d/in.h | grep -vc " mntns=$ns uclass=user\$")" 0
 t_match "its chain names the fake service as that namespace names it" \
-	"$(rec $d/in.h 'exe="/usr/bin/sort"' | head -n 1)" "via=\"[^\"]*/$q\" mntns=$ns\$"
-setpriv --reuid=65534 --regid=65534 --clear-groups unshare -rm \
+	"$(rec $d/in.h 'exe="/usr/bin/sort"' | head -n 1)" "via=\"[^\"]*/$q\" mntns=$ns uclass=user\$"
+setpriv --reuid=100000 --regid=100000 --clear-groups unshare -rm \
 	sh -c "mount --bind $d/evil $svc && echo \$\$ > $d/run/holder && exec sleep 60" &
 for _ in $(seq 100); do [ -s $d/run/holder ] && break; sleep 0.1; done
 holder=$(cat $d/run/holder)
@@ -134,7 +135,7 @@ t_ok "the fake run through /proc/$holder/root is recorded" \
 	vigil_wait "exe=\"/usr/bin/sort\" path=\"$d/in.i\""
 r=$(rec $d/in.i 'exe="/usr/bin/sort"' | head -n 1)
 t_is "its sort's chain is cut there (via=\"?\")" "$(via_of "$r")" "?"
-t_match "and its sort is the initial namespace's (no mntns=)" "$r" 'via="\?"$'
+t_match "and its sort is the initial namespace's (no mntns=)" "$r" 'via="\?" uclass=user$'
 
 # (d) Observe: a block for sort under the service only.
 s0=$(audit_serial)
