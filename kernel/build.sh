@@ -38,6 +38,17 @@ jobs=${JOBS:-$(nproc)}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
+# With ccache (scripts/install-deps), objects are cached by their
+# preprocessed content: a new clone's first build (CI's) reuses what any
+# earlier build on this machine compiled. CCACHE_BASEDIR turns the paths
+# under the build folder into relative ones, so a clone in another folder
+# hits too. VIGIL_NO_CCACHE=1 builds without it.
+kcc=()
+if [ -z "${VIGIL_NO_CCACHE:-}" ] && command -v ccache > /dev/null; then
+	kcc=(CC="ccache gcc")
+	export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
+fi
+
 [ -d "$patches" ] || die "no patch series for Linux $version ($patches); known: $(cd "$top/kernel/patches" && echo *)"
 [ -r "$tarball" ] || die "$tarball missing: run 'make deps' (apt-get install linux-source-$version)"
 mkdir -p "$build"
@@ -70,7 +81,7 @@ else
 fi
 if ! cmp -s "$frag.new" "$frag" || [ ! -f "$out/.config" ]; then
 	echo "  CONFIG  allnoconfig + kernel/configs/*.config"
-	make -s -C "$src" O="$out" ARCH=x86_64 KCONFIG_ALLCONFIG="$frag.new" allnoconfig
+	make -s -C "$src" O="$out" ARCH=x86_64 "${kcc[@]}" KCONFIG_ALLCONFIG="$frag.new" allnoconfig
 	# Every option we ask for must have survived (typos, missing deps).
 	missing=0
 	while IFS= read -r line; do
@@ -98,14 +109,14 @@ for f in "$top"/kernel/configs/tomoyo/*.conf; do
 done
 
 # 4. Incremental build.
-make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" bzImage
+make -s -C "$src" O="$out" ARCH=x86_64 "${kcc[@]}" -j"$jobs" bzImage
 install -C -m 0644 "$out/arch/x86/boot/bzImage" "$build/bzImage$variant"
 echo "  KERNEL  $build/bzImage$variant"
 
 # 5. Debian packages of that build: bindeb-pkg writes them beside $out.
 if [ -n "$deb" ]; then
 	rm -f "$build"/linux-*.deb "$build"/linux-*.buildinfo "$build"/linux-*.changes
-	make -s -C "$src" O="$out" ARCH=x86_64 -j"$jobs" \
+	make -s -C "$src" O="$out" ARCH=x86_64 "${kcc[@]}" -j"$jobs" \
 		KDEB_SOURCENAME=linux-vigil bindeb-pkg > "$build/bindeb-pkg.log" 2>&1 ||
 		{ tail -n 30 "$build/bindeb-pkg.log" >&2; die "bindeb-pkg failed (log: $build/bindeb-pkg.log)"; }
 	mkdir -p "$build/deb"
