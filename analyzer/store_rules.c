@@ -29,12 +29,14 @@
 	"  AND (?6 IS NULL OR instr('/' || coalesce(via, '') || '//', " \
 	"   '/' || ?6 || '//') > 0) " \
 	"  AND (NOT ?7 OR via IS NULL) "
+/* ?9: a row per node too (nd; the kernel's tuples are the local host's,
+ * node '') */
 static const char obs_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
 	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v, "
-	"CASE WHEN min(p0) = max(p1) THEN min(p0) END FROM ("
+	"CASE WHEN min(p0) = max(p1) THEN min(p0) END, nd FROM ("
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, count(*) AS n, "
+	"  uid, CASE WHEN ?9 THEN node END AS nd, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src, "
 	"  min(pid) AS p0, max(pid) AS p1 "
 	"  FROM records WHERE (verdict = 'learned' OR "
@@ -43,10 +45,11 @@ static const char obs_sql[] =
 	"  AND (?4 < 0 OR mntns = ?4) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
 	VIA_FILTER
-	"  GROUP BY exe, v, op, access, object, uid"
+	"  GROUP BY exe, v, op, access, object, uid, nd"
 	" UNION ALL"
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, sum(count), min(first), max(last), 1, NULL, NULL "
+	"  uid, CASE WHEN ?9 THEN '' END, sum(count), min(first), max(last), "
+	"  1, NULL, NULL "
 	"  FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
@@ -56,8 +59,8 @@ static const char obs_sql[] =
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0) "
 	VIA_FILTER
 	"  GROUP BY exe, v, op, access, object, uid"
-	") GROUP BY exe, v, op, access, object, uid "
-	"ORDER BY exe, v, op, access, object, uid";
+	") GROUP BY exe, v, op, access, object, uid, nd "
+	"ORDER BY exe, v, op, access, object, uid, nd";
 
 /* ",0,33," for the SQL filter by uid (instr). */
 static int uid_filter(const uint32_t *v, size_t n, char **ret)
@@ -106,6 +109,7 @@ int vigil_store_observations(struct vigil_store *s,
 		sqlite3_bind_text(st, 6, f->via_has, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 7, f->via_none);
 	sqlite3_bind_int(st, 8, f->by_via);
+	sqlite3_bind_int(st, 9, f->by_node);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		row.exe = store_col_text(st, 0);
 		row.op = store_col_text(st, 1);
@@ -119,6 +123,7 @@ int vigil_store_observations(struct vigil_store *s,
 		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
 		row.via = store_col_text(st, 10);
 		row.pid = (uint32_t)sqlite3_column_int64(st, 11);
+		row.node = store_col_text(st, 12);
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;

@@ -28,6 +28,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "nodes.h"
 #include "record.h"
 #include "store.h"
 #include "export.h"
@@ -339,6 +340,10 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 		rc = -ENOENT;
 		goto out;
 	}
+	/* the trial ran here: this machine's records only (docs/fleet.md) */
+	rc = vigil_nodes_local(store);
+	if (rc)
+		goto out;
 	if (!s->tomoyo)
 		rc = vigil_store_apparmor_allowed(store, s->start_ms, aa_row,
 						  &t);
