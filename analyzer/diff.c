@@ -17,6 +17,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "nodes.h"
 #include "intern.h"
 #include "record.h"
 #include "store.h"
@@ -49,6 +50,26 @@ static void put_subject(FILE *f, const char *exe, const char *chain,
 }
 
 /* Compare; print the sections; return the number of differences. */
+/* "; on 2 hosts: a, b" (the first five named), as terminal text. */
+static void put_hosts(FILE *f, const struct vigil_ruleset *rs,
+		      const struct vigil_rule *r)
+{
+	unsigned int shown = 0;
+	size_t h;
+
+	fprintf(f, "; on %u host%s", r->nhosts, r->nhosts == 1 ? "" : "s");
+	for (h = 0; h < rs->nodes->n; h++) {
+		if (!(r->hosts[h / 64] >> (h % 64) & 1))
+			continue;
+		if (shown == 5) {
+			fputs(", ...", f);
+			break;
+		}
+		fputs(shown++ ? ", " : ": ", f);
+		esc_text(f, rs->nodes->names[h]);
+	}
+}
+
 static int compare(const struct vigil_ruleset *rs,
 		   const struct vigil_policy *pol, struct ptext *pt,
 		   const char *file, bool filtered, FILE *f, size_t *ret_miss,
@@ -114,6 +135,8 @@ static int compare(const struct vigil_ruleset *rs,
 					"; uids " : "; uid ",
 					(unsigned int)r->uids.v[u]);
 			fputs(r->uids.more ? ", ..." : "", f);
+			if (rs->nodes && rs->nhosts > 1 && r->hosts)
+				put_hosts(f, rs, r);
 			if (vigil_rule_flagged(r))
 				fprintf(f, "; FLAG: class %s, never a uid "
 					"this subject ran as",
@@ -224,12 +247,14 @@ int do_diff(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "uid", required_argument, NULL, 'u' },
+		{ "node", required_argument, NULL, VERB_OPT_NODE },
+		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"diff [--db PATH] [--subject EXE]... [--uid UID[,UID...]]\n"
-		"     POLICY|-\n"
+		"     [--node HOST]... [--all-nodes] POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
 		"  they differ, 0 when they agree). Then AppArmor's ALLOWED\n"
@@ -238,7 +263,12 @@ int do_diff(int argc, char **argv)
 		"  any of them also means exit 1, the target would deny what\n"
 		"  the trial did. --uid: only observations under these uids\n"
 		"  (numbers or user names; AppArmor's records are not\n"
-		"  filtered by uid).";
+		"  filtered by uid).\n"
+		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
+		"  records (node=) to read; one of them is needed when the\n"
+		"  database holds several (docs/fleet.md). Over\n"
+		"  several hosts, each missing access names the hosts that\n"
+		"  did it.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -253,6 +283,7 @@ int do_diff(int argc, char **argv)
 	 * of the tasks run under it only */
 	struct vigil_rules_opts ro = { .strict = true, .by_via = true };
 	struct verb_opts vo;
+	struct vigil_nodes nodes = { 0 };
 	int c, rc, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -290,10 +321,13 @@ int do_diff(int argc, char **argv)
 	}
 	db = vigil_db_path();
 	if (open_store_existing(db, &store) ||
+	    verb_nodes(store, db, &vo, false, &nodes) ||
 	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
 	ro.uids = vo.uids;
 	ro.nuids = vo.nuids;
+	if (nodes.nselected > 1)
+		ro.nodes = &nodes;
 	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &ro, &rs,
 				   err, sizeof(err));
 	if (rc) {
@@ -335,6 +369,7 @@ out:
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);
+	vigil_nodes_free(&nodes);
 	free(text);
 	verb_opts_free(&vo);
 	return ret;

@@ -11,6 +11,7 @@
 #include "vigil.h"
 #include "util.h"
 #include "ptext.h"
+#include "nodes.h"
 #include "store.h"
 #include "export.h"
 #include "policy.h"
@@ -199,15 +200,20 @@ out:
 
 /* The shortcut: the rules generate would write, from the database. */
 static int load_observed(char *const *subjects, size_t nsubjects,
-			 const uint32_t *uids, size_t nuids,
-			 struct export_opts *eo, struct vigil_ruleset *rs)
+			 const struct verb_opts *vo, struct export_opts *eo,
+			 struct vigil_ruleset *rs)
 {
+	const uint32_t *uids = vo->uids;
+	size_t nuids = vo->nuids;
 	struct vigil_store *store = NULL;
 	int rc;
 
 	eo->db = vigil_db_path();
 	if (open_store_existing(eo->db, &store))
 		return -EINVAL;
+	rc = verb_nodes(store, eo->db, vo, false, NULL);
+	if (rc)
+		goto out;
 	rc = verb_subjects_known(store, eo->db, subjects, nsubjects);
 	if (rc)
 		goto out;
@@ -244,6 +250,8 @@ int do_export(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "abi", required_argument, NULL, 'A' },
 		{ "uid", required_argument, NULL, 'u' },
+		{ "node", required_argument, NULL, VERB_OPT_NODE },
+		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -261,9 +269,11 @@ int do_export(int argc, char **argv)
 		"  (default: the running kernel's). See docs/export.md.\n"
 		"export --to TARGET [--db PATH] [--subject EXE]... [--strict]\n"
 		"       [-o DIR] [--abi N] [--uid UID[,UID...]]\n"
+		"       [--node HOST]... [--all-nodes]\n"
 		"  Shortcut without CANDIDATE: generate from the database (as\n"
 		"  vigil generate would, --uid too) and translate that,\n"
-		"  unreviewed.";
+		"  unreviewed; --node, --all-nodes: the hosts, as generate\n"
+		"  takes them.";
 	struct export_opts eo = { 0 };
 	struct export_files files = { 0 };
 	struct vigil_ruleset rs = { 0 };
@@ -323,10 +333,15 @@ int do_export(int argc, char **argv)
 		      "tomoyo or systemd)", to);
 		goto out;
 	}
+	if (eo.candidate && (vo.nnodes || vo.all_nodes)) {
+		p_err("--node, --all-nodes: only without CANDIDATE (with one, "
+		      "the database only adds evidence, from every host)");
+		goto out;
+	}
 	rc = eo.candidate ?
 		export_load_candidate(eo.candidate, vo.subjects, vo.nsubjects,
 				      &eo, &rs) :
-		load_observed(vo.subjects, vo.nsubjects, vo.uids, vo.nuids,
+		load_observed(vo.subjects, vo.nsubjects, &vo,
 			      &eo, &rs);
 	if (rc)
 		goto out;

@@ -11,6 +11,7 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "nodes.h"
 #include "store.h"
 #include "timearg.h"
 #include "rules.h"
@@ -179,6 +180,28 @@ out:
 	return ret;
 }
 
+/* --min-hosts N|P%: 0, or -EINVAL after saying why. */
+static int parse_min_hosts(const char *arg, struct vigil_rules_opts *ro)
+{
+	size_t len = strlen(arg);
+	bool pct = len && arg[len - 1] == '%';
+	char num[16];
+	uint64_t v;
+
+	if (len - pct < sizeof(num)) {
+		memcpy(num, arg, len - pct);
+		num[len - pct] = '\0';
+		if (!parse_u64(num, pct ? 100 : UINT32_MAX, &v) && v) {
+			ro->min_hosts = (unsigned int)v;
+			ro->min_hosts_pct = pct;
+			return 0;
+		}
+	}
+	p_err("--min-hosts: '%s' is neither a number of hosts (1 or more) "
+	      "nor a percentage (1%% to 100%%)", arg);
+	return -EINVAL;
+}
+
 int do_generate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -197,6 +220,9 @@ int do_generate(int argc, char **argv)
 		{ "children", no_argument, NULL, 'C' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "update", required_argument, NULL, 'P' },
+		{ "min-hosts", required_argument, NULL, 'H' },
+		{ "node", required_argument, NULL, VERB_OPT_NODE },
+		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,6 +233,7 @@ int do_generate(int argc, char **argv)
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
 		"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
 		"         [--update CANDIDATE [--since TIME]]\n"
+		"         [--node HOST]... [--all-nodes] [--min-hosts N|P%]\n"
 		"  Print a candidate policy made from the observations (all\n"
 		"  subjects, or those named), generalised by explained\n"
 		"  heuristics unless --strict; -o writes FILE atomically.\n"
@@ -237,12 +264,20 @@ int do_generate(int argc, char **argv)
 		"  their evidence, a trial's would-deny proposed (never on a\n"
 		"  sensitive object), and what it left out of its own window\n"
 		"  marked '# vigil: left out:', never added back. See\n"
-		"  docs/generate.md.";
+		"  docs/generate.md.\n"
+		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
+		"  records (node=) to read; one of them is needed when the\n"
+		"  database holds several (docs/fleet.md). Over\n"
+		"  several hosts, one policy from all they did, each rule\n"
+		"  saying on how many of the hosts that ran its subject it\n"
+		"  was seen; --min-hosts: leave out (listed in comments) the\n"
+		"  rules fewer hosts did.";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
 	struct verb_opts vo;
+	struct vigil_nodes nodes = { 0 };
 	const char *out = NULL, *db, *boot = NULL;
 	char *text = NULL, *made_from = NULL;
 	size_t len = 0, i, scoped = 0, unscoped = 0;
@@ -308,6 +343,10 @@ int do_generate(int argc, char **argv)
 		case 'P':
 			update = optarg;
 			break;
+		case 'H':
+			if (parse_min_hosts(optarg, &ro))
+				goto out;
+			break;
 		}
 	}
 	if (c < 0) {
@@ -333,7 +372,8 @@ int do_generate(int argc, char **argv)
 		goto out;
 	}
 	db = vigil_db_path();
-	if (open_store_existing(db, &store))
+	if (open_store_existing(db, &store) ||
+	    verb_nodes(store, db, &vo, false, &nodes))
 		goto out;
 	if (update) {
 		if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
@@ -354,6 +394,15 @@ int do_generate(int argc, char **argv)
 	}
 	if (verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
 		goto out;
+	/* several hosts: one policy, each rule saying on how many */
+	if (nodes.nselected > 1)
+		ro.nodes = &nodes;
+	else if (ro.min_hosts) {
+		p_err("--min-hosts: only one host is read (%s): choose several "
+		      "with --node or --all-nodes", nodes.nselected ?
+		      "the database holds one" : "none selected");
+		goto out;
+	}
 	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
 		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
 	ro.uids = vo.uids;
@@ -479,6 +528,7 @@ out:
 	free(text);
 	vigil_ruleset_free(&rs);
 	vigil_store_close(store);
+	vigil_nodes_free(&nodes);
 	verb_opts_free(&vo);
 	return ret;
 }

@@ -480,7 +480,7 @@ int do_snapshot(int argc, char **argv)
 	long long refused;
 	struct vigil_store *store = NULL;
 	int64_t snap, tuples, missing, alost = -1;
-	char *text = NULL, *line, *next, err[256], abuf[80];
+	char *text = NULL, *line, *next, err[256], abuf[80], *host = NULL;
 	const char *why;
 	int arc;
 	unsigned int lineno = 0, bad = 0;
@@ -538,11 +538,17 @@ int do_snapshot(int argc, char **argv)
 			 "boot", (long long)alost);
 	else
 		snprintf(abuf, sizeof(abuf), "; audit's lost counter not read");
+	/* the kernel read is this machine's: the local host's, whose
+	 * records carry no node= (docs/fleet.md) */
+	if (vigil_store_local_node(store, &host))
+		host = NULL;
 	printf("vigil snapshot: %lld tuples in the kernel table, %lld "
-	       "missing from the database%s; %u malformed%s\n",
+	       "missing from the database%s; host %s (this machine's "
+	       "kernel); %u malformed%s\n",
 	       (long long)tuples, (long long)missing,
-	       missing ? " (audit records lost or not ingested yet)" : "", bad,
-	       abuf);
+	       missing ? " (audit records lost or not ingested yet)" : "",
+	       host ? shown(host) : "?", bad, abuf);
+	free(host);
 	/*
 	 * A lost record's tuple is kept for this snapshot only while pins
 	 * hold at most half the table: say when some were not.

@@ -12,6 +12,7 @@
 #include "vigil.h"
 #include "rules.h"
 #include "policy_write.h"
+#include "nodes.h"
 
 static const char *plural(uint64_t n)
 {
@@ -75,7 +76,49 @@ static void put_uids(FILE *f, const struct vigil_uids *u)
 	put_uid_list(f, u->v, u->n, u->more);
 }
 
-int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
+/* Host name number h, escaped for a comment (no newline slips in). */
+static void put_host(FILE *f, const struct vigil_ruleset *rs, size_t h)
+{
+	const char *n = h < rs->nodes->n ? rs->nodes->names[h] : "?";
+	char *e = vigil_glob_escape_dup(n, strlen(n), false);
+
+	fputs(e ? e : "?", f);
+	free(e);
+}
+
+/* ": a, b, c" (the first three hosts of v, "..." after them). */
+static void put_host_names(FILE *f, const struct vigil_ruleset *rs,
+			   const struct vigil_rule *r)
+{
+	unsigned int shown = 0;
+	size_t h;
+
+	for (h = 0; h < (size_t)r->host_words * 64; h++) {
+		if (!(r->hosts[h / 64] >> (h % 64) & 1))
+			continue;
+		if (shown == 3) {
+			fputs(", ...", f);
+			break;
+		}
+		fputs(shown++ ? ", " : ": ", f);
+		put_host(f, rs, h);
+	}
+}
+
+/* "# seen on N of M hosts" (the hosts named when few). */
+static void put_seen_on(FILE *f, const struct vigil_ruleset *rs,
+			const struct vigil_subject_rules *sr,
+			const struct vigil_rule *r)
+{
+	fprintf(f, "\t# seen on %u of %u host%s", r->nhosts, sr->nhosts,
+		sr->nhosts == 1 ? "" : "s");
+	if (r->nhosts < sr->nhosts && r->nhosts <= 3)
+		put_host_names(f, rs, r);
+	fputc('\n', f);
+}
+
+int vigil_policy_write_rule(FILE *f, const struct vigil_ruleset *rs,
+			    const struct vigil_subject_rules *sr,
 			    const struct vigil_rule *r, bool compact)
 {
 	char acc[1024], t1[32], t2[32];
@@ -100,6 +143,9 @@ int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
 	} else if (r->blast) {
 		fprintf(f, "\t# %s\n", r->blast);
 	}
+	if (rs && rs->nodes && rs->nhosts > 1 && r->hosts &&
+	    (!compact || r->generalised))
+		put_seen_on(f, rs, sr, r);
 	if (r->sensitive && !r->generalised) {
 		char acc0[64];
 
@@ -124,6 +170,34 @@ int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
 	    (int)sizeof(acc))
 		return -EINVAL;
 	fprintf(f, "\t%s %s %s\n", vigil_class_name(r->class), acc, r->glob);
+	return 0;
+}
+
+/* --min-hosts: the rules left out, as comments in the block. */
+static int put_left_out(FILE *f, const struct vigil_ruleset *rs,
+			const struct vigil_subject_rules *sr)
+{
+	char acc[1024];
+	size_t j;
+
+	if (!sr->nleft_out)
+		return 0;
+	fprintf(f, "\t# --min-hosts: %zu rule%s left out, seen on fewer "
+		"than %u host%s (%u ran it); add back what it needs:\n",
+		sr->nleft_out, plural(sr->nleft_out), sr->min_hosts,
+		plural(sr->min_hosts), sr->nhosts);
+	for (j = 0; j < sr->nleft_out; j++) {
+		const struct vigil_rule *r = &sr->left_out[j];
+
+		if (vigil_access_format(r->class, r->access, acc,
+					sizeof(acc)) >= (int)sizeof(acc))
+			return -EINVAL;
+		fprintf(f, "\t#   %s %s %s\t(%u host%s", vigil_class_name(r->class),
+			acc, r->glob, r->nhosts, plural(r->nhosts));
+		if (r->hosts)
+			put_host_names(f, rs, r);
+		fputs(")\n", f);
+	}
 	return 0;
 }
 
@@ -165,6 +239,24 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			 "generalised rules say why (--strict: literal only)");
 	if (rs->made_from)
 		fprintf(f, "# %s\n", rs->made_from);
+	if (rs->nodes && rs->nhosts > 1) {
+		size_t h, shown = 0;
+
+		fprintf(f, "# hosts: %zu (", rs->nhosts);
+		for (h = 0; h < rs->nodes->n; h++) {
+			if (!rs->nodes->selected[h])
+				continue;
+			if (shown++ == 10) {
+				fputs(", ...", f);
+				break;
+			}
+			if (shown > 1)
+				fputs(", ", f);
+			put_host(f, rs, h);
+		}
+		fputs("); each rule says on how many of the hosts that "
+		      "ran its subject it was seen\n", f);
+	}
 	if (rs->flagged)
 		fprintf(f, "# %llu rule%s marked FLAG: seen only under uids "
 			"the subject never ran as (docs/generate.md)\n",
@@ -191,6 +283,9 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			put_uid_list(f, sr->service_uids, sr->nservice_uids,
 				     false);
 		}
+		if (rs->nodes && rs->nhosts > 1)
+			fprintf(f, "; observed on %u of %zu hosts", sr->nhosts,
+				rs->nhosts);
 		fputc('\n', f);
 		if (sr->via) {
 			char *via = vigil_glob_escape_dup(sr->via,
@@ -227,11 +322,14 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			free(c);
 		}
 		for (j = 0; j < sr->nrules; j++) {
-			rc = vigil_policy_write_rule(f, sr, &sr->rules[j],
+			rc = vigil_policy_write_rule(f, rs, sr, &sr->rules[j],
 						     compact);
 			if (rc)
 				return rc;
 		}
+		rc = put_left_out(f, rs, sr);
+		if (rc)
+			return rc;
 		fprintf(f, "}\n");
 	}
 	return ferror(f) ? -EIO : 0;

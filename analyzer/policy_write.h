@@ -19,9 +19,11 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 /*
  * One rule of sr as generate writes it: its evidence comment (# why: or
  * # count), # sensitive: and # FLAG: lines, then the rule, each line
- * starting with a tab. 0 or -EINVAL.
+ * starting with a tab; with rs (its ruleset, or NULL) over several
+ * hosts, its "# seen on N of M hosts" too. 0 or -EINVAL.
  */
-int vigil_policy_write_rule(FILE *f, const struct vigil_subject_rules *sr,
+int vigil_policy_write_rule(FILE *f, const struct vigil_ruleset *rs,
+			    const struct vigil_subject_rules *sr,
 			    const struct vigil_rule *r, bool compact);
 
 #endif /* VIGIL_ANALYZER_POLICY_WRITE_H */

@@ -27,6 +27,7 @@
 #include "rules.h"
 #include "vigil.h"
 #include "util.h"
+#include "nodes.h"
 #include "store.h"
 #include "timearg.h"
 
@@ -135,7 +136,7 @@ static int random_variant(struct report *r, const char *exe, uint32_t oid,
 
 static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 		    const char *op, const char *access, bool denied,
-		    long long t, uint32_t *ret_id)
+		    long long t, uint32_t *ret_id, uint32_t *ret_aid)
 {
 	size_t lo = strlen(op), la = strlen(access);
 	struct subj_row *s;
@@ -193,6 +194,7 @@ static int scan_exe(struct report *r, const char *exe, uint32_t oid,
 			s->last_new_ms = t;
 	}
 	*ret_id = id;
+	*ret_aid = aid;
 	return 0;
 }
 
@@ -203,7 +205,7 @@ static int scan_row(struct report *r, const struct vigil_store_row *row)
 	const char *object = row->object, *node;
 	long long t = row->time_ms;
 	bool denied = verdict && !strcmp(verdict, "would-deny");
-	uint32_t oid, xid = NO_EXE;
+	uint32_t oid, xid = NO_EXE, aid = 0;
 	int rc;
 
 	if (!object)
@@ -223,12 +225,15 @@ static int scan_row(struct report *r, const struct vigil_store_row *row)
 	r->obj_records[oid]++;
 	if (exe) {
 		rc = scan_exe(r, exe, oid, op ? op : "", access ? access : "",
-			      denied, t, &xid);
+			      denied, t, &xid, &aid);
 		if (rc)
 			return rc;
 	} else {
 		r->null_exe_records++;
 	}
+	rc = report_hosts_row(r, row->node, t, xid, oid, aid, denied);
+	if (rc)
+		return rc;
 	if (r->whole) {
 		node = row->node;
 		node = node ? node : "";
@@ -399,7 +404,11 @@ int report_load(struct report *r)
 		   !r->nsubjects;
 	if (vigil_store_records_max_id(r->store, &q) > 0 && q > 0)
 		r->rows.hint = (size_t)q + 1;
-	rc = vigil_store_window_records(r->store, &w, scan_one, &sc);
+	rc = report_hosts_init(r);
+	if (!rc)
+		rc = vigil_store_window_records(r->store, &w, scan_one, &sc);
+	if (!rc)
+		rc = report_hosts_end(r);
 	if (rc) {
 		p_err("%s", sc.rc || rc != -EIO ? strerror(-rc) :
 		      vigil_store_errmsg(r->store));
@@ -500,6 +509,8 @@ static bool dir_empty(const char *dir)
 
 void report_free(struct report *r)
 {
+	report_hosts_free(r);
+	vigil_nodes_free(&r->nodes);
 	free(r->subj);
 	free(r->obj_records);
 	strtab_free(&r->exes);
@@ -519,6 +530,7 @@ int do_report(int argc, char **argv)
 	static const char usage[] = "report [--db PATH] [--subject EXE]... "
 		"[--since T] [--until T]\n"
 		"       [--boot N|list] [--format html|text|json] [-o DIR|FILE]\n"
+		"       [--node HOST]... [--all-nodes]\n"
 		"  What was learned and what would be denied, per subject,\n"
 		"  with the loss counters. html: a page with charts in DIR\n"
 		"  (default vigil-report); text, json: to standard output,\n"
@@ -526,7 +538,13 @@ int do_report(int argc, char **argv)
 		"  +01:00), now, recent, today, yesterday, this-week,\n"
 		"  week-ago, this-month, this-year or boot. --boot N: the window\n"
 		"  of one boot (1 the oldest, 0 the latest, -1 the one\n"
-		"  before; list: the boots the records show).";
+		"  before; list: the boots the records show).\n"
+		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
+		"  records (node=) to read; one of them is needed when the\n"
+		"  database holds several (docs/fleet.md). Over\n"
+		"  several hosts, a section per host: its records, accesses,\n"
+		"  when it last learned something new, and how far it\n"
+		"  deviates from the fleet.";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
@@ -535,6 +553,8 @@ int do_report(int argc, char **argv)
 		{ "boot", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "node", required_argument, NULL, VERB_OPT_NODE },
+		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -595,7 +615,8 @@ int do_report(int argc, char **argv)
 		goto out;
 	}
 	r.subjects = vo.subjects;
-	if (open_store_existing(vigil_db_path(), &store))
+	if (open_store_existing(vigil_db_path(), &store) ||
+	    verb_nodes(store, vigil_db_path(), &vo, false, &r.nodes))
 		goto out;
 	if (boot) {
 		int64_t since, until;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "intern.h"
+#include "nodes.h"
 #include "record.h"
 
 #define TOP_N 10
@@ -43,8 +44,25 @@ struct rows {
 
 struct vigil_store;
 
+/* report_hosts.c: per host, over several (issue 28). */
+struct host_row {
+	long long records, denied, tuples, first_ms, last_ms, last_new_ms;
+	long long deviate;	/* accesses fewer than half its peers made */
+};
+struct report_hosts {
+	bool on;		/* several hosts selected */
+	struct host_row *row;	/* by host index of report.nodes */
+	/* (object, op access) x (exe, host) learned; (exe, host) */
+	struct pairset pairs, exe_pairs;
+	uint32_t *exe_hosts;	/* by exe id: hosts that ran it */
+	size_t exe_cap;
+	char *last_node;
+	long last_host;
+};
+
 struct report {
 	struct vigil_store *store;
+	struct vigil_nodes nodes;	/* the hosts, those selected */
 	char *const *subjects;
 	size_t nsubjects;
 	long long since_ms, until_ms;
@@ -86,6 +104,7 @@ struct report {
 	bool nodes_differ;
 	char *key;		/* scratch for "op access" */
 	size_t key_cap;
+	struct report_hosts hosts;
 };
 
 /* report.c */
@@ -99,6 +118,17 @@ bool report_converged(const struct subj_row *s, long long end_ms);
 void report_sort_ll(long long *v, size_t n);
 /* ms as ISO 8601 UTC, "-" for none. */
 const char *report_iso(long long ms, char *buf, size_t size);
+
+/* report_hosts.c */
+int report_hosts_init(struct report *r);
+int report_hosts_row(struct report *r, const char *node, long long t,
+		     uint32_t xid, uint32_t oid, uint32_t aid, bool denied);
+int report_hosts_end(struct report *r);
+void report_hosts_free(struct report *r);
+void report_hosts_text(struct report *r, FILE *f);
+void report_hosts_html(struct report *r, FILE *f);
+/* "hosts":[...], (with its comma) when per host: 0 or -ENOMEM */
+int report_hosts_json(struct report *r, FILE *f);
 
 /* report_charts.c: the data files and gnuplot charts of the HTML page in
  * dir. 0 or -errno (said). */

@@ -117,6 +117,7 @@ int report_out_html(struct report *r, const char *dir)
 	fputs("</table>\n<p>Learning has converged for a subject when no new "
 	      "access was learned for at least half of the time it was "
 	      "observed.</p>\n", f);
+	report_hosts_html(r, f);
 	fputs("<h2>Discovery curve</h2><img src=\"discovery.svg\" alt=\"discovery curve\">\n"
 	      "<h2>Records over time</h2><img src=\"records.svg\" alt=\"records over time\">\n"
 	      "<h2>Would-be denials over time</h2><img src=\"denials.svg\" alt=\"would-be denials\">\n"
@@ -246,6 +247,7 @@ void report_out_text(struct report *r, FILE *f)
 		put_tail(f, r->top_obj[i].name, 66);
 		fprintf(f, " %9lld\n", r->top_obj[i].n);
 	}
+	report_hosts_text(r, f);
 	if (!r->aa.allowed && !r->aa.denied)
 		return;
 	fputc('\n', f);
@@ -288,6 +290,7 @@ int report_out_json(struct report *r, FILE *f)
 		fprintf(f, "\"seq_gaps\":%lld,", r->seq_gaps);
 	else
 		fputs("\"seq_gaps\":null,", f);
+	rc = report_hosts_json(r, f);
 	fputs("\"subjects\":[", f);
 	for (i = 0; i < r->nsubj; i++) {
 		const struct subj_row *s = &r->subj[i];

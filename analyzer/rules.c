@@ -27,6 +27,25 @@ void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l)
 		*last = l;
 }
 
+void rules_hosts_or(uint64_t *dst, const uint64_t *src, uint32_t words)
+{
+	uint32_t i;
+
+	if (!dst || !src)
+		return;
+	for (i = 0; i < words; i++)
+		dst[i] |= src[i];
+}
+
+uint32_t rules_hosts_count(const uint64_t *v, uint32_t words)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; v && i < words; i++)
+		n += (uint32_t)__builtin_popcountll(v[i]);
+	return n;
+}
+
 /* ---- uids ---- */
 
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */
@@ -478,6 +497,7 @@ static void rule_free(struct vigil_rule *r)
 	free(r->why_mem);
 	free(r->blast);
 	free(r->sensitive);
+	free(r->hosts);
 	for (i = 0; i < r->nexamples; i++)
 		free(r->examples[i]);
 	free(r->examples);
@@ -636,6 +656,7 @@ static void rule_merge(struct vigil_rule *dst, struct vigil_rule *src)
 		dst->pid = 0;
 	dst->generalised = dst->generalised || src->generalised;
 	uids_union(&dst->uids, &src->uids);
+	rules_hosts_or(dst->hosts, src->hosts, dst->host_words);
 	if (!dst->blast) {
 		dst->blast = src->blast;
 		src->blast = NULL;
@@ -1378,15 +1399,19 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 			if (d->pid != obs[i].pid)
 				d->pid = 0;
 			uids_union(&d->uids, &obs[i].uids);
+			rules_hosts_or(d->hosts, obs[i].hosts, d->host_words);
 			rules_minmax(&d->first, &d->last, obs[i].first,
 			       obs[i].last);
 			free(obs[i].object);
 			obs[i].object = NULL;
+			free(obs[i].hosts);
+			obs[i].hosts = NULL;
 			continue;
 		}
 		if (out != i) {
 			obs[out] = obs[i];
 			obs[i].object = NULL;
+			obs[i].hosts = NULL;
 		}
 		out++;
 	}
@@ -1408,6 +1433,9 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 		rc = rule_from_obs(&obs[i], strict, b, &rules[n]);
 		if (rc)
 			goto fail;
+		rules[n].hosts = obs[i].hosts;
+		rules[n].host_words = obs[i].host_words;
+		obs[i].hosts = NULL;
 		n++;
 	}
 	rules_sort_merge(rules, &n);
@@ -1439,8 +1467,11 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 		if (rc)
 			goto fail;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sr->flagged += vigil_rule_flagged(&rules[i]);
+		rules[i].nhosts = rules_hosts_count(rules[i].hosts,
+						    rules[i].host_words);
+	}
 	sr->rules = rules;
 	sr->nrules = n;
 	if (b)
@@ -1469,6 +1500,9 @@ void vigil_ruleset_free(struct vigil_ruleset *rs)
 		for (j = 0; j < sr->nrules; j++)
 			rule_free(&sr->rules[j]);
 		free(sr->rules);
+		for (j = 0; j < sr->nleft_out; j++)
+			rule_free(&sr->left_out[j]);
+		free(sr->left_out);
 		for (j = 0; j < sr->nchildren; j++)
 			free(sr->children[j]);
 		free(sr->children);

@@ -16,6 +16,7 @@
 #include "ops.h"	/* enum vigil_class, access bits: kernel/security/vigil */
 
 struct vigil_store;
+struct vigil_nodes;
 
 /*
  * The uids an observation or a rule was seen under (the records' uid=,
@@ -104,6 +105,13 @@ struct vigil_rule {
 	 * names-that-vary heuristic first, the temporary one after it.
 	 */
 	bool temp_later;
+	/*
+	 * Per host (vigil_rules_opts.nodes): the hosts it was seen on, a
+	 * bit per host of vigil_nodes (host_words words), and how many.
+	 * Else NULL and 0.
+	 */
+	uint64_t *hosts;
+	uint32_t host_words, nhosts;
 };
 
 /* Whether r was seen only under uids its subject never ran as. */
@@ -177,6 +185,15 @@ struct vigil_subject_rules {
 	char *chain;
 	unsigned int line, block;
 	size_t parent;
+	/*
+	 * Per host (vigil_rules_opts.nodes): the hosts it was observed on;
+	 * with min_hosts, the least number of them a rule needs (its
+	 * threshold for this subject) and the rules seen on fewer,
+	 * left out of rules.
+	 */
+	uint32_t nhosts, min_hosts;
+	struct vigil_rule *left_out;
+	size_t nleft_out;
 };
 
 struct vigil_ruleset {
@@ -192,6 +209,9 @@ struct vigil_ruleset {
 	uint64_t flagged;	/* rules flagged, all subjects */
 	/* generate: a header line saying what the rules were made from */
 	const char *made_from;
+	/* Per host: the hosts (names by bit), how many were selected. */
+	const struct vigil_nodes *nodes;
+	size_t nhosts;
 };
 
 /*
@@ -241,6 +261,16 @@ struct vigil_rules_opts {
 	 */
 	const char *via;
 	bool via_none, by_via, missing_ok;
+	/*
+	 * Hosts (issue 28). nodes: count per rule the selected hosts it
+	 * was seen on (NULL: not per host). min_hosts: leave out the rules
+	 * seen on fewer hosts than min_hosts, or, with min_hosts_pct, than
+	 * that percentage of the hosts the subject was observed on
+	 * (rounded up); they go to the subject's left_out.
+	 */
+	const struct vigil_nodes *nodes;
+	unsigned int min_hosts;
+	bool min_hosts_pct;
 };
 /*
  * generate --children: the named subjects' rules (all they did), then,

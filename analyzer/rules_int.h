@@ -24,6 +24,8 @@ struct obs {
 	bool exec;		/* some of it was op=exec */
 	struct vigil_uids uids;
 	uint32_t pid;		/* the records' pid when all had one, or 0 */
+	uint64_t *hosts;	/* per host: a bit per host, or NULL */
+	uint32_t host_words;
 };
 
 /* rules_vary.c: names that vary between runs (issue 24 §1). */
@@ -54,6 +56,9 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 extern bool rules_vary_off;
 
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l);
+/* dst |= src, host_words words each (dst NULL: nothing). */
+void rules_hosts_or(uint64_t *dst, const uint64_t *src, uint32_t words);
+uint32_t rules_hosts_count(const uint64_t *v, uint32_t words);
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */
 void rules_uids_add(struct vigil_uids *u, uint32_t uid);
 /* Whether s holds a glob metacharacter. */

@@ -15,6 +15,7 @@
 #include "rules.h"
 #include "blast.h"
 #include "rules_int.h"
+#include "nodes.h"
 
 /* ---- loading ---- */
 
@@ -156,6 +157,40 @@ static int service_uids(struct vigil_subject_rules *sr, struct obs *obs,
 	return 0;
 }
 
+/*
+ * --min-hosts: move the rules seen on fewer hosts than the subject's
+ * threshold to left_out (generate lists them in comments).
+ */
+static int min_hosts_filter(struct vigil_subject_rules *sr,
+			    const struct vigil_rules_opts *o)
+{
+	uint64_t need = o->min_hosts;
+	size_t i, out = 0, nl = 0;
+
+	if (o->min_hosts_pct)
+		need = ((uint64_t)o->min_hosts * sr->nhosts + 99) / 100;
+	if (need < 1)
+		need = 1;
+	sr->min_hosts = (uint32_t)need;
+	for (i = 0; i < sr->nrules; i++)
+		nl += sr->rules[i].nhosts < need;
+	if (!nl)
+		return 0;
+	sr->left_out = calloc(nl, sizeof(*sr->left_out));
+	if (!sr->left_out)
+		return -ENOMEM;
+	for (i = 0; i < sr->nrules; i++) {
+		if (sr->rules[i].nhosts < need) {
+			sr->left_out[sr->nleft_out++] = sr->rules[i];
+			sr->flagged -= vigil_rule_flagged(&sr->rules[i]);
+			continue;
+		}
+		sr->rules[out++] = sr->rules[i];
+	}
+	sr->nrules = out;
+	return 0;
+}
+
 static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 		       const char *exe, const char *chain, struct obs *obs,
 		       size_t nobs, const struct vigil_rules_opts *o,
@@ -163,6 +198,7 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 {
 	struct vigil_subject_rules *sr;
 	size_t i, n = 0;
+	uint64_t *seen = NULL;
 	int rc;
 
 	if (!nobs)
@@ -210,7 +246,19 @@ static int subject_add(struct vigil_ruleset *rs, size_t *cap,
 	rc = service_uids(sr, obs, nobs, o);
 	if (rc)
 		return rc;
+	if (obs[0].hosts) {
+		/* the hosts it was observed on */
+		seen = calloc(obs[0].host_words, sizeof(*seen));
+		if (!seen)
+			return -ENOMEM;
+		for (i = 0; i < nobs; i++)
+			rules_hosts_or(seen, obs[i].hosts, obs[i].host_words);
+		sr->nhosts = rules_hosts_count(seen, obs[0].host_words);
+		free(seen);
+	}
 	rc = rules_subject_build(sr, obs, nobs, o->strict, b, &rs->skipped);
+	if (!rc && o->min_hosts && sr->nhosts)
+		rc = min_hosts_filter(sr, o);
 	rs->flagged += sr->flagged;
 	return rc;
 }
@@ -256,8 +304,10 @@ static void obs_free(struct obs *obs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(obs[i].object);
+		free(obs[i].hosts);
+	}
 }
 
 /*
@@ -316,7 +366,28 @@ struct load {
 	char *key;		/* the previous row's (see same_key) */
 	size_t key_len;
 	bool snap_key;		/* the key was counted as a snapshot's */
+	/* per host: the last observation is this key's, under prev_uid
+	 * (a row of another host of it is merged into it) */
+	bool merge_ok;
+	uint32_t prev_uid, host_words;
 };
+
+/* Per host: the bit of row's host in *o (made when NULL). */
+static int obs_host(struct load *l, const struct vigil_store_obs *row,
+		    struct obs *o)
+{
+	long h = vigil_nodes_host(l->o->nodes, row->node ? row->node : "");
+
+	if (!o->hosts) {
+		o->hosts = calloc(l->host_words, sizeof(*o->hosts));
+		if (!o->hosts)
+			return -ENOMEM;
+		o->host_words = l->host_words;
+	}
+	if (h >= 0)
+		o->hosts[h / 64] |= 1ULL << (h % 64);
+	return 0;
+}
 
 static int load_row(void *ctx, const struct vigil_store_obs *row)
 {
@@ -330,6 +401,8 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 	rc = same_key(row, &l->key, &l->key_len, &again);
 	if (rc)
 		return rc;
+	if (!again)
+		l->merge_ok = false;
 	if (!exe || !*exe) {
 		if (!l->nsubjects && !again)
 			l->rs.skipped++;
@@ -365,6 +438,22 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 		}
 	}
 	l->rs.records += row->records;
+	if (l->o->nodes && l->merge_ok && row->uid == l->prev_uid) {
+		/* another host's row of the last observation */
+		struct obs *d = &l->obs[l->nobs - 1];
+
+		d->count += row->count;
+		rules_minmax(&d->first, &d->last, row->first, row->last);
+		if (d->pid != row->pid)
+			d->pid = 0;
+		if (row->snapshot && !l->snap_key) {
+			l->rs.snapshot_tuples++;
+			l->snap_key = true;
+		}
+		rules_minmax(&l->rs.first, &l->rs.last, row->first, row->last);
+		return obs_host(l, row, d);
+	}
+	l->merge_ok = false;
 	rc = row_obs(row, &ob);
 	if (rc < 0)
 		return rc;
@@ -372,6 +461,13 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 		free(ob.object);
 		l->rs.skipped += !again;
 		return 0;
+	}
+	if (l->o->nodes) {
+		rc = obs_host(l, row, &ob);
+		if (rc) {
+			free(ob.object);
+			return rc;
+		}
 	}
 	if (!again) {
 		l->rs.tuples++;
@@ -386,9 +482,12 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 			sizeof(*l->obs));
 	if (rc) {
 		free(ob.object);
+		free(ob.hosts);
 		return rc;
 	}
 	l->obs[l->nobs++] = ob;
+	l->merge_ok = true;
+	l->prev_uid = row->uid;
 	return 0;
 }
 
@@ -402,7 +501,7 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 		.since_ms = o->since_ms, .until_ms = o->until_ms,
 		.mntns = o->mntns, .uids = o->uids, .nuids = o->nuids,
 		.via_has = o->via, .via_none = o->via_none,
-		.by_via = o->by_via,
+		.by_via = o->by_via, .by_node = o->nodes != NULL,
 	};
 	struct load l = {
 		.o = o, .subjects = subjects, .nsubjects = nsubjects,
@@ -412,6 +511,11 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 
 	if (err && err_size)
 		err[0] = '\0';
+	if (o->nodes) {
+		l.host_words = (uint32_t)(o->nodes->n / 64 + 1);
+		l.rs.nodes = o->nodes;
+		l.rs.nhosts = o->nodes->nselected;
+	}
 	l.seen = calloc(nsubjects ? nsubjects : 1, sizeof(*l.seen));
 	if (!l.seen)
 		return -ENOMEM;

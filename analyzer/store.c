@@ -401,6 +401,10 @@ int vigil_store_open_mode(const char *path, enum vigil_store_mode mode,
 		goto out;
 	}
 	rc = migrate(s, err, errlen);
+	if (!rc && store_local_node_init(s)) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+		rc = -EIO;
+	}
 out:
 	if (!rc)
 		rc = prepare_all(s, err, errlen);
@@ -616,7 +620,8 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 	 */
 	static const char sql[] =
 		"WITH seen AS (SELECT DISTINCT verdict, op, access, uid, exe, "
-		"object, mntns, via FROM records) "
+		"object, mntns, via FROM main.records WHERE node = '' OR "
+		"node = (SELECT name FROM local_node)) "
 		"SELECT count(*), coalesce(sum(t.verdict != 'allowed' AND "
 		"s.op IS NULL), 0) "
 		"FROM kernel_tuples t LEFT JOIN seen s ON "

@@ -145,12 +145,14 @@ struct vigil_store_obs_filter {
 	 * only rows without via; by_via: rows per via too (obs.via) */
 	const char *via_has;
 	bool via_none, by_via;
+	bool by_node;		/* rows per node too (obs.node) */
 };
 /* One distinct (exe, op, access, object, uid) of records and the latest
  * snapshot (and via, with by_via; else via NULL); strings NULL for SQL
  * NULL, valid during the call only. */
 struct vigil_store_obs {
 	const char *exe, *op, *access, *object, *via;
+	const char *node;	/* with by_node ('' the kernel's), else NULL */
 	uint64_t count;		/* the larger of records' and the kernel's */
 	int64_t first, last;	/* seconds */
 	uint64_t records;	/* how many records */
@@ -160,7 +162,8 @@ struct vigil_store_obs {
 	bool user_class;	/* of records with uclass=user */
 };
 /*
- * Each observation, ordered by exe, via, op, access, object, uid, to fn. 0;
+ * Each observation, ordered by exe, via, op, access, object, uid (, node),
+ * to fn. 0;
  * fn's non-zero return, which stops the walk; -EIO or -ENOMEM.
  */
 int vigil_store_observations(struct vigil_store *s,
@@ -202,6 +205,25 @@ int vigil_store_children_each(struct vigil_store_children *c, const char *exe,
 			      int (*fn)(void *ctx, const char *child),
 			      void *ctx);
 void vigil_store_children_close(struct vigil_store_children *c);
+
+/*
+ * store_nodes.c: the hosts (node=, docs/fleet.md). A record without node=
+ * ('' in the database) is the local host's, whose name the database keeps
+ * once; snapshots are always the local host's.
+ */
+/* The local host's name: *ret malloc'd. 0, -EIO or -ENOMEM. */
+int vigil_store_local_node(struct vigil_store *s, char **ret);
+/* Each node value stored ('' the local host's, also when only a snapshot
+ * holds its data), sorted, to fn: 0, fn's non-zero return, -EIO. */
+int vigil_store_nodes(struct vigil_store *s,
+		      int (*fn)(void *ctx, const char *node), void *ctx);
+/*
+ * From now on, every read of this handle sees only the records whose
+ * node value is one of nodes[0..n), and the kernel's tuples and snapshots
+ * only when local (the local host is selected). 0 or -EIO.
+ */
+int vigil_store_select_nodes(struct vigil_store *s, char *const *nodes,
+			     size_t n, bool local);
 
 /* store_boots.c: the boots told apart in the records (one machine's). */
 struct vigil_store_boot {

@@ -47,4 +47,7 @@ int store_one_row(struct vigil_store *s, const char *sql,
 		  const long long *binds, int nbind, long long *cols,
 		  int ncol);
 
+/* Name the local host once (store_nodes.c), when opened to write. */
+int store_local_node_init(struct vigil_store *s);
+
 #endif /* VIGIL_ANALYZER_STORE_INT_H */

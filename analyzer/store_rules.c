@@ -37,12 +37,17 @@
  */
 #define USER_UID \
 	"(uid >= 1000 AND (uid < 60000 OR uid > 65535))"
+/*
+ * ?9: a row per node too (nd; the kernel's tuples are the local host's,
+ * node ''). ?10: the uid filter ?5 names a user's uid, so the records of
+ * the class "user" (whichever user's uid made them first) match it.
+ */
 static const char obs_sql[] =
 	"SELECT exe, op, access, object, max(n), min(f), max(l), "
 	"sum(CASE WHEN src = 0 THEN n ELSE 0 END), sum(src), uid, v, "
-	"CASE WHEN min(p0) = max(p1) THEN min(p0) END, max(uc) FROM ("
+	"CASE WHEN min(p0) = max(p1) THEN min(p0) END, nd, max(uc) FROM ("
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, count(*) AS n, "
+	"  uid, CASE WHEN ?9 THEN node END AS nd, count(*) AS n, "
 	"  min(time_ms) / 1000 AS f, max(time_ms) / 1000 AS l, 0 AS src, "
 	"  min(pid) AS p0, max(pid) AS p1, max(uclass IS 'user') AS uc "
 	"  FROM records WHERE (verdict = 'learned' OR "
@@ -50,13 +55,13 @@ static const char obs_sql[] =
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
-	"   (?9 AND uclass IS 'user')) "
+	"   (?10 AND uclass IS 'user')) "
 	VIA_FILTER
-	"  GROUP BY exe, v, op, access, object, uid"
+	"  GROUP BY exe, v, op, access, object, uid, nd"
 	" UNION ALL"
 	" SELECT exe, CASE WHEN ?8 THEN via END AS v, op, access, object, "
-	"  uid, sum(count), min(first), max(last), 1, NULL, NULL, "
-	"  max(" USER_UID ") "
+	"  uid, CASE WHEN ?9 THEN '' END, sum(count), min(first), max(last), "
+	"  1, NULL, NULL, max(" USER_UID ") "
 	"  FROM kernel_tuples "
 	"  WHERE snapshot = (SELECT max(id) FROM snapshots) "
 	"  AND (?1 OR verdict <> 'would-deny') "
@@ -64,11 +69,11 @@ static const char obs_sql[] =
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
-	"   (?9 AND " USER_UID ")) "
+	"   (?10 AND " USER_UID ")) "
 	VIA_FILTER
 	"  GROUP BY exe, v, op, access, object, uid"
-	") GROUP BY exe, v, op, access, object, uid "
-	"ORDER BY exe, v, op, access, object, uid";
+	") GROUP BY exe, v, op, access, object, uid, nd "
+	"ORDER BY exe, v, op, access, object, uid, nd";
 
 /* ",0,33," for the SQL filter by uid (instr). */
 static int uid_filter(const uint32_t *v, size_t n, char **ret)
@@ -114,12 +119,13 @@ int vigil_store_observations(struct vigil_store *s,
 		sqlite3_bind_text(st, 5, uidf, -1, SQLITE_STATIC);
 		for (size_t i = 0; i < f->nuids; i++)
 			if (vigil_uid_is_user(f->uids[i]))
-				sqlite3_bind_int(st, 9, 1);
+				sqlite3_bind_int(st, 10, 1);
 	}
 	if (f->via_has)
 		sqlite3_bind_text(st, 6, f->via_has, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 7, f->via_none);
 	sqlite3_bind_int(st, 8, f->by_via);
+	sqlite3_bind_int(st, 9, f->by_node);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		row.exe = store_col_text(st, 0);
 		row.op = store_col_text(st, 1);
@@ -133,7 +139,8 @@ int vigil_store_observations(struct vigil_store *s,
 		row.uid = (uint32_t)sqlite3_column_int64(st, 9);
 		row.via = store_col_text(st, 10);
 		row.pid = (uint32_t)sqlite3_column_int64(st, 11);
-		row.user_class = sqlite3_column_int(st, 12) > 0;
+		row.node = store_col_text(st, 12);
+		row.user_class = sqlite3_column_int(st, 13) > 0;
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "store.h"
 #include "util.h"
+#include "nodes.h"
 #include "vigil.h"
 
 struct runs {
@@ -97,16 +98,22 @@ int do_subjects(int argc, char **argv)
 {
 	static const char usage[] = "subjects [--db PATH] [--subject EXE]... "
 		"[--format text|json]\n"
+		"         [--node HOST]... [--all-nodes]\n"
 		"  Every subject observed: its records, distinct accesses\n"
 		"  learned and would-be denials, runs (processes), uids,\n"
 		"  first and last record, and learning: converged (nothing\n"
 		"  new for half its span), still learning, or seen once (one\n"
 		"  run: too little to say). Busiest first. Exit 1 when no\n"
-		"  subject matches.";
+		"  subject matches.\n"
+		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
+		"  records (node=) to read; one of them is needed when the\n"
+		"  database holds several (docs/fleet.md).";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "node", required_argument, NULL, VERB_OPT_NODE },
+		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +144,7 @@ int do_subjects(int argc, char **argv)
 		goto out;
 	}
 	if (open_store_existing(vigil_db_path(), &store) ||
+	    verb_nodes(store, vigil_db_path(), &vo, false, NULL) ||
 	    verb_subjects_known(store, vigil_db_path(), vo.subjects,
 				vo.nsubjects))
 		goto out;

@@ -32,6 +32,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "nodes.h"
 #include "record.h"
 #include "store.h"
 #include "export.h"
@@ -381,6 +382,10 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 		rc = -ENOENT;
 		goto out;
 	}
+	/* the trial ran here: this machine's records only (docs/fleet.md) */
+	rc = vigil_nodes_local(store);
+	if (rc)
+		goto out;
 	if (s->selinux)
 		rc = vigil_store_selinux_denied(store, s->start_ms, se_row,
 						&t);

@@ -589,7 +589,7 @@ static char *addition_text(const struct addition *a)
 	else
 		fprintf(f, "\t# vigil: added by --update: observed since the "
 			"candidate was made\n");
-	rc = vigil_policy_write_rule(f, a->sr, &r, false);
+	rc = vigil_policy_write_rule(f, NULL, a->sr, &r, false);
 	if (fclose(f) || rc) {
 		free(t);
 		return NULL;

@@ -389,7 +389,12 @@ int verb_opts_init(struct verb_opts *v, const char *usage, int argc)
 	memset(v, 0, sizeof(*v));
 	v->usage = usage;
 	v->subjects = calloc(argc + 1, sizeof(*v->subjects));
-	if (!v->subjects) {
+	v->nodes = calloc(argc + 1, sizeof(*v->nodes));
+	if (!v->subjects || !v->nodes) {
+		free(v->subjects);
+		free(v->nodes);
+		v->subjects = NULL;
+		v->nodes = NULL;
 		p_err("out of memory");
 		return -ENOMEM;
 	}
@@ -404,6 +409,12 @@ int verb_opt(struct verb_opts *v, int c)
 		return VERB_OPT_DONE;
 	case 's':
 		v->subjects[v->nsubjects++] = optarg;
+		return VERB_OPT_DONE;
+	case VERB_OPT_NODE:
+		v->nodes[v->nnodes++] = optarg;
+		return VERB_OPT_DONE;
+	case VERB_OPT_ALL_NODES:
+		v->all_nodes = true;
 		return VERB_OPT_DONE;
 	case 'u':
 		return parse_uid_list(optarg, &v->uids, &v->nuids) ?
@@ -446,6 +457,7 @@ void verb_opts_free(struct verb_opts *v)
 {
 	free(v->subjects);
 	free(v->uids);
+	free(v->nodes);
 	memset(v, 0, sizeof(*v));
 }
 

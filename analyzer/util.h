@@ -6,6 +6,7 @@
 #ifndef VIGIL_ANALYZER_UTIL_H
 #define VIGIL_ANALYZER_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +42,8 @@ int verb_getopt_db(int argc, char **argv, const char *usage);
 /*
  * The options the verbs reading observations share, each verb's
  * getopt_long table mapping them to these letters: 'd' --db PATH, 's'
- * --subject EXE (repeatable), 'u' --uid UID[,UID...], 'h' --help.
+ * --subject EXE (repeatable), 'u' --uid UID[,UID...], 'h' --help,
+ * VERB_OPT_NODE --node HOST, VERB_OPT_ALL_NODES --all-nodes.
  */
 struct verb_opts {
 	const char *usage;
@@ -49,7 +51,14 @@ struct verb_opts {
 	size_t nsubjects;
 	uint32_t *uids;		/* sorted, each once */
 	size_t nuids;
+	/* --node HOST (repeatable, globs), --all-nodes: nodes.h */
+	char **nodes;		/* argc + 1 slots */
+	size_t nnodes;
+	bool all_nodes;
 };
+/* getopt_long values of --node and --all-nodes in a verb's table. */
+#define VERB_OPT_NODE 'N'
+#define VERB_OPT_ALL_NODES 0x100
 enum {
 	VERB_OPT_DONE = 1,	/* a shared option, handled */
 	VERB_OPT_OTHER,		/* the verb's own: its switch handles it */
