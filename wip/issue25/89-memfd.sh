@@ -1,0 +1,51 @@
+# Executable shared memory (issue 25 §4). mmap and mprotect with exec of a
+# memfd, or shmat(SHM_EXEC) of SysV shared memory, were skipped as
+# internal (their file system is SB_NOUSER): the fileless way of running
+# code was neither learned nor judged. Now such a mapping is an exec
+# mapping (op=mmap access=m) of the object named as /proc/PID/maps names
+# it: "/memfd:NAME", "/SYSV%08x". The attacker is a user (uid 100000).
+. "$(dirname "$0")/../lib.sh"
+
+probe=$(vigil_subject vigil-probe "$VIGIL_PROBE")
+chmod 755 "$(dirname "$probe")" "$probe"
+user() { setpriv --reuid=100000 --regid=100000 --clear-groups "$@"; }
+qp=$(printf '%s' "$probe" | sed 's/[.]/\\./g')
+# recs VERDICT TARGET: the probe's exec mapping records of TARGET (an ERE).
+recs() {
+	vigil_lines "verdict=$1 op=mmap access=m uid=100000 exe=\"$qp\" path=\\? target=\"$2\""
+}
+
+vigil_mode learn
+for _ in $(seq 30); do vigil_sentinel /usr/bin/cat 10 2> /dev/null && break; done
+
+# (a) Learn.
+t_ok "the user maps a memfd with exec, and mprotects another" \
+	user "$probe" memfdexec payload
+key=$(user "$probe" shmexec)
+t_match "the user maps SysV shared memory with SHM_EXEC" "$key" '^SYSV[0-9a-f]{8}$'
+t_ok "a sentinel after the mappings" vigil_sentinel
+t_is "the memfd's mapping is learned as /memfd:payload" \
+	"$(recs learned '/memfd:payload' | wc -l)" 1
+t_is "the mprotect'ed one as /memfd:payload.2" \
+	"$(recs learned '/memfd:payload\.2' | wc -l)" 1
+t_is "the shared memory's as /$key" "$(recs learned "/$key" | wc -l)" 1
+
+# (b) Observe: a block that allows the first memfd only.
+vigil_load "subject $probe observe {
+	file rm /usr/**
+	file r /etc/**
+	file m /memfd:payload
+}"
+t_is "the policy loads" "$(cat $VIGIL_FS/policy_errors)" ""
+user "$probe" memfdexec payload
+key=$(user "$probe" shmexec)
+t_ok "a sentinel after the judged mappings" vigil_sentinel
+t_is "the allowed memfd: no would-be denial" \
+	"$(recs would-deny '/memfd:payload' | wc -l)" 0
+t_is "the other memfd: a would-be denial" \
+	"$(recs would-deny '/memfd:payload\.2' | wc -l)" 1
+t_is "the shared memory: a would-be denial" \
+	"$(recs would-deny "/$key" | wc -l)" 1
+vigil_load "# nothing"
+t_is "no kernel warning, bug or sanitizer report" "$(kernel_reports)" 0
+t_done
