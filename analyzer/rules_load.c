@@ -546,15 +546,23 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 		goto out;
 	for (i = 0; i < nsubjects && !o->missing_ok; i++)
 		if (!l.seen[i]) {
-			/* the callers checked it was observed: the filters
-			 * leave it nothing (ausearch's "no matches") */
+			int known = vigil_store_subject_known(s, subjects[i]);
+
+			if (known < 0) {
+				rc = known;
+				goto out;
+			}
+			/* never observed: -ENOENT (the verbs check that
+			 * first); observed, but the filters leave it
+			 * nothing: ausearch's "no matches" */
 			if (err && err_size && !rc)
-				snprintf(err, err_size, "--subject %s: no "
-					 "matches: none of its observations "
+				snprintf(err, err_size, known ? "--subject %s: "
+					 "no matches: none of its observations "
 					 "passes the filters (time window, "
-					 "--uid, --mntns, via)",
-					 shown(subjects[i]));
-			rc = -ENODATA;
+					 "--uid, --mntns, via)" : "--subject %s:"
+					 " never observed", shown(subjects[i]));
+			if (!rc)
+				rc = known ? -ENODATA : -ENOENT;
 		}
 out:
 	blast_free(l.b);
