@@ -147,7 +147,11 @@ i_deb_package() {
 	deb=$(ls "$out"/vigil_*_*.deb)
 	dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub("^\\./", "", $6); print $6 }' |
 		grep -v '^usr/share/doc/vigil/' | sed 's|vigil.8.gz$|vigil.8|' | sort > "$iw/deb.files"
-	inst_expected | diff - "$iw/deb.files"
+	# The package alone ships lintian's overrides (make install has no
+	# use for them); each needs a reason on the line above it.
+	grep -qx usr/share/lintian/overrides/vigil "$iw/deb.files"
+	grep -vx usr/share/lintian/overrides/vigil "$iw/deb.files" > "$iw/deb.files2"
+	inst_expected | diff - "$iw/deb.files2"
 	dpkg-deb -f "$deb" Depends | grep -q libsqlite3
 	dpkg-deb -I "$deb" conffiles | grep -qx /etc/audit/plugins.d/vigil.conf
 	dpkg-deb -x "$deb" "$x"
