@@ -154,6 +154,10 @@ i_deb_package() {
 	inst_expected | diff - "$iw/deb.files2"
 	dpkg-deb -f "$deb" Depends | grep -q libsqlite3
 	dpkg-deb -I "$deb" conffiles | grep -qx /etc/audit/plugins.d/vigil.conf
+	# 0640 as auditd's own plugin configurations (dh_fixperms made it 0644)
+	dpkg-deb -c "$deb" | grep -q '^-rw-r----- root/root .* \./etc/audit/plugins\.d/vigil\.conf$'
+	# dh_auto_test ran the smoke test on the built binary
+	grep -q '^smoke: ok$' "$out/dpkg-buildpackage.log"
 	dpkg-deb -x "$deb" "$x"
 	grep -q '^active = no$' "$x/etc/audit/plugins.d/vigil.conf"
 	rm -rf "$iw/run"
@@ -161,6 +165,9 @@ i_deb_package() {
 	(cd "$iw/run" && "$x/usr/sbin/vigil" --db v.db ingest "$top/tests/fixtures/vigil-learn.log" > /dev/null)
 	(cd "$iw/run" && "$x/usr/sbin/vigil" --db v.db report -o rep > /dev/null)
 	grep -q 'Produced by GNUPLOT' "$iw/run/rep/discovery.svg"
+	# the autopkgtest (debian/tests/smoke) on the package's own files
+	VIGIL=$x/usr/sbin/vigil VIGIL_REPORTS_DIR=$x/usr/share/vigil/reports \
+		debian/tests/smoke
 	rm -rf "$out" "$x" "$iw/run"
 }
 
