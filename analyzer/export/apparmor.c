@@ -29,16 +29,17 @@ struct aa {
 	 * Cx: the via children of the profile being written that get a
 	 * child profile (cx[j], why[j]: the capability or network they need
 	 * that the service's own block lacks), written into nf (nested),
-	 * then into the profile before its end. nesting: writing one (its
-	 * exec rules stay ix); skip: the driver's calls for the rules of
-	 * the child just written there.
+	 * then into the profile before its end (the driver's nest step).
+	 * nesting: writing one (its exec rules stay ix); top, top_net: the
+	 * profile's stream and network lines while it is written.
 	 */
 	bool *cx;
 	char **why;
-	FILE *nf;
+	FILE *nf, *top;
 	char *nested;
 	size_t nlen;
-	bool nesting, skip;
+	struct export_notes top_net;
+	bool nesting;
 };
 
 /* A "network ..." line, unless the profile has it already. */
@@ -453,14 +454,6 @@ static int aa_rule(struct export_ctx *c, const struct vigil_rule *r)
 	return -EINVAL;
 }
 
-/* The driver's call: not for the rules of a Cx child written already. */
-static int aa_rule_driver(struct export_ctx *c, const struct vigil_rule *r)
-{
-	struct aa *a = c->priv;
-
-	return a->skip ? 0 : aa_rule(c, r);
-}
-
 /* The receive side of signals and ptrace from other subjects. */
 static int aa_receive(struct aa *a, size_t self)
 {
@@ -646,7 +639,7 @@ static int aa_subject_begin(struct export_ctx *c)
 	free(a->nested);
 	a->nested = NULL;
 	a->nlen = 0;
-	a->skip = a->nesting = false;
+	a->nesting = false;
 	rc = aa_choose_cx(c);
 	if (rc) {
 		free(interp);
@@ -666,63 +659,71 @@ static int aa_subject_begin(struct export_ctx *c)
 	return 0;
 }
 
-/*
- * A Cx child: its profile, nested in the service's (written at its end),
- * with its rules and those of the subjects it runs (ix there); the
- * service's exec rule for it is "Cx -> NAME".
- */
-static int aa_nested(struct export_ctx *c,
-		     const struct vigil_subject_rules *sr, const char *e)
+/* Whether a reached subject is a Cx child (the driver's nest step). */
+static int aa_nest(struct export_ctx *c, const struct vigil_subject_rules *sr)
 {
 	struct aa *a = c->priv;
-	size_t n = c->rs->nsubjects, self = (size_t)(sr - c->rs->subjects);
-	size_t j, k;
-	struct export_notes net = a->net;
-	FILE *top = a->f;
-	char *v;
-	int rc = 0;
 
+	return a->cx[sr - c->rs->subjects] ? 1 : 0;
+}
+
+/*
+ * A Cx child: its profile, nested in the service's (written at its end),
+ * with its rules and those of the subjects it runs (ix there, aa_reached
+ * says so); the service's exec rule for it is "Cx -> NAME".
+ */
+static int aa_nest_begin(struct export_ctx *c,
+			 const struct vigil_subject_rules *sr)
+{
+	struct aa *a = c->priv;
+	size_t self = (size_t)(sr - c->rs->subjects);
+	char *e, *v;
+
+	free(a->from);
+	a->from = NULL;
+	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
 	v = vigil_glob_escape_dup(sr->via, strlen(sr->via), false);
-	if (!v)
+	if (!e || !v) {
+		free(e);
+		free(v);
 		return -ENOMEM;
+	}
 	fprintf(c->f, "\n  # subject %s via %s (a child scoped to this "
 		"service): Cx -> %s, a child profile of its own below: it "
 		"needs %s, which this service's own rules do not have (ix "
 		"would grant it to the service too)\n", e, v,
 		a->names[self], a->why[self]);
+	free(e);
 	free(v);
 	if (!a->nf) {
 		a->nf = open_memstream(&a->nested, &a->nlen);
 		if (!a->nf)
 			return -ENOMEM;
 	}
+	a->top = a->f;
 	a->f = a->nf;
+	a->top_net = a->net;
 	memset(&a->net, 0, sizeof(a->net));
 	a->nesting = true;
 	fprintf(a->f, "\n  profile %s {\n    include <abstractions/base>\n\n",
 		a->names[self]);
-	for (j = 0; j < n && !rc; j++) {
-		const struct vigil_subject_rules *s = &c->rs->subjects[j];
+	return 0;
+}
 
-		if (!a->reach[self * n + j])
-			continue;
-		if (j != self)
-			fprintf(a->f, "\n  # subject %s, run from here with "
-				"ix: its rules too\n", s->exe);
-		for (k = 0; k < s->nrules && !rc; k++)
-			rc = (unsigned int)s->rules[k].class <
-				     VIGIL_CLASS_COUNT ?
-				     aa_rule(c, &s->rules[k]) :
-				     note_rule(a->left, &s->rules[k],
-					       "unknown class");
-	}
+static int aa_nest_end(struct export_ctx *c,
+		       const struct vigil_subject_rules *sr)
+{
+	struct aa *a = c->priv;
+
+	(void)sr;
 	fputs("  }\n", a->f);
 	notes_free(&a->net);
-	a->net = net;
-	a->f = top;
+	a->net = a->top_net;
+	memset(&a->top_net, 0, sizeof(a->top_net));
+	a->f = a->top;
+	a->top = NULL;
 	a->nesting = false;
-	a->skip = true;
-	return rc;
+	return 0;
 }
 
 /* A child run with ix: its rules follow, said so. */
@@ -735,16 +736,17 @@ static int aa_reached(struct export_ctx *c,
 
 	free(a->from);
 	a->from = NULL;
-	a->skip = false;
-	if (sr == c->sr)
+	if (sr == c->sr || sr == c->nest)
 		return 0;
 	e = vigil_glob_escape_dup(sr->exe, strlen(sr->exe), false);
 	if (!e)
 		return -ENOMEM;
-	if (a->cx[sr - c->rs->subjects]) {
-		rc = aa_nested(c, sr, e);
+	if (c->nest) {
+		/* a subject the Cx child runs: ix in the child profile */
+		fprintf(a->f, "\n  # subject %s, run from here with ix: its "
+			"rules too\n", e);
 		free(e);
-		return rc;
+		return 0;
 	}
 	if (sr->via) {
 		char *v = vigil_glob_escape_dup(sr->via, strlen(sr->via),
@@ -863,6 +865,7 @@ static void aa_release(struct export_ctx *c)
 	free(a->nested);
 	free(a->from);
 	notes_free(&a->net);
+	notes_free(&a->top_net);
 }
 
 const struct export_target export_apparmor = {
@@ -881,7 +884,10 @@ const struct export_target export_apparmor = {
 	.begin = aa_begin,
 	.subject_begin = aa_subject_begin,
 	.reached = aa_reached,
-	.rule = aa_rule_driver,
+	.nest = aa_nest,
+	.nest_begin = aa_nest_begin,
+	.nest_end = aa_nest_end,
+	.rule = aa_rule,
 	.subject_end = aa_subject_end,
 	.release = aa_release,
 };

@@ -437,6 +437,41 @@ static int rule(struct export_ctx *c, const struct vigil_rule *r)
 	return c->t->rule(c, r);
 }
 
+/* The rules of subject j (reached) and of the subjects it runs. */
+static int rules_of(struct export_ctx *c, size_t j)
+{
+	size_t n = c->rs->nsubjects, k, m;
+	int rc = 0;
+
+	for (k = 0; k < n && !rc; k++) {
+		const struct vigil_subject_rules *sr = &c->rs->subjects[k];
+
+		if (!c->reach[j * n + k])
+			continue;
+		if (c->t->reached)
+			rc = c->t->reached(c, sr);
+		for (m = 0; m < sr->nrules && !rc; m++)
+			rc = rule(c, &sr->rules[m]);
+	}
+	return rc;
+}
+
+/* Subject j's block nested in the file of the subject being written. */
+static int nested(struct export_ctx *c, size_t j)
+{
+	const struct vigil_subject_rules *sr = &c->rs->subjects[j];
+	int rc;
+
+	c->nest = sr;
+	rc = c->t->nest_begin(c, sr);
+	if (!rc)
+		rc = rules_of(c, j);
+	if (!rc)
+		rc = c->t->nest_end(c, sr);
+	c->nest = NULL;
+	return rc;
+}
+
 /* Subject i: its rules and, when the target inherits, its children's. */
 static int subject(struct export_ctx *c, size_t i)
 {
@@ -458,6 +493,15 @@ static int subject(struct export_ctx *c, size_t i)
 
 		if (t->inherit ? !c->reach[i * n + j] : j != i)
 			continue;
+		if (t->nest && j != i) {
+			rc = t->nest(c, sr);
+			if (rc > 0) {
+				rc = nested(c, j);
+				continue;
+			}
+			if (rc)
+				break;
+		}
 		if (t->reached)
 			rc = t->reached(c, sr);
 		for (k = 0; k < sr->nrules && !rc; k++)

@@ -92,6 +92,21 @@ struct export_target {
 	int (*subject_begin)(struct export_ctx *c);
 	int (*reached)(struct export_ctx *c,
 		       const struct vigil_subject_rules *sr);
+	/*
+	 * A subject reached that gets a block of its own nested in this
+	 * subject's file (AppArmor's Cx child profile): nest returns 1 for
+	 * it, 0 when its rules go inline (reached, then rule), or -errno.
+	 * For a nested one the driver calls nest_begin, then reached and
+	 * rule for it and each subject it runs (c->nest set to it), then
+	 * nest_end; its rules are not given to the outer block. nest NULL:
+	 * no nesting (nest_begin and nest_end are then unused).
+	 */
+	int (*nest)(struct export_ctx *c,
+		    const struct vigil_subject_rules *sr);
+	int (*nest_begin)(struct export_ctx *c,
+			  const struct vigil_subject_rules *sr);
+	int (*nest_end)(struct export_ctx *c,
+			const struct vigil_subject_rules *sr);
 	int (*rule)(struct export_ctx *c, const struct vigil_rule *r);
 	int (*subject_end)(struct export_ctx *c);
 	int (*end)(struct export_ctx *c);
@@ -107,6 +122,8 @@ struct export_ctx {
 	/* the subject being written (NULL in a per_system end) */
 	const struct vigil_subject_rules *sr;
 	size_t self;			/* its index in rs */
+	/* the nested block being written in sr's file (nest), or NULL */
+	const struct vigil_subject_rules *nest;
 	FILE *f;			/* the body of the file being written */
 	struct export_notes general;	/* how rules map to the target */
 	struct export_notes left;	/* rules left out or made broader */
