@@ -245,6 +245,56 @@ static void test_export_via(void **state)
 		free(t2);
 	}
 
+	/* a program the Cx child runs, named by a local user with a line
+	 * break and a rule in its name: named escaped in the child
+	 * profile's comment, never a rule of its own */
+	{
+		static const char evil[] =
+			"/usr/bin/t\\x0a\\x20\\x20/etc/shadow\\x20r,";
+		char cand3[320], *t2, *p, *q;
+		char *argv_3[] = { "export", "--db", db, "--to", "apparmor",
+				   "-o", odir, cand3, NULL };
+		size_t n = 0;
+
+		t2 = slurp(cand);
+		/* each "/usr/bin/tr" becomes evil: the exec rule and the block */
+		p = malloc(strlen(t2) * 4 + 1);
+		assert_non_null(p);
+		for (q = t2; *q;) {
+			if (!strncmp(q, "/usr/bin/tr", 11) &&
+			    (q[11] == '\n' || q[11] == ' ')) {
+				memcpy(p + n, evil, strlen(evil));
+				n += strlen(evil);
+				q += 11;
+			} else {
+				p[n++] = *q++;
+			}
+		}
+		p[n] = '\0';
+		assert_non_null(strstr(p, "file x /usr/bin/t\\x0a"));
+		snprintf(cand3, sizeof(cand3), "%s/cand3.policy", dir);
+		write_text(cand3, p);
+		free(p);
+		free(t2);
+		snprintf(odir, sizeof(odir), "%s/aa3", dir);
+		assert_int_equal(run_verb(do_export, argv_3, out), 0);
+		snprintf(f, sizeof(f), "%s/usr.local.bin.statesvc", odir);
+		t2 = slurp(f);
+		b = strstr(t2, "\n  profile usr.bin.dash {\n");
+		assert_non_null(b);
+		assert_non_null(strstr(b, "\n  # subject /usr/bin/t\\x0a"));
+		assert_null(strstr(t2, "\n  /etc/shadow r,"));
+		assert_null(strstr(t2, "\n/etc/shadow"));
+		free(t2);
+		if (!system("command -v apparmor_parser > /dev/null 2>&1")) {
+			char cmd[600];
+
+			snprintf(cmd, sizeof(cmd), "apparmor_parser -QK '%s' "
+				 "> /dev/null 2>&1", f);
+			assert_int_equal(system(cmd), 0);
+		}
+	}
+
 	/* TOMOYO: the transition form, one domain per exec path */
 	snprintf(odir, sizeof(odir), "%s/tm", dir);
 	assert_int_equal(run_verb(do_export, argv_t, out), 0);
