@@ -3,12 +3,14 @@
 
 #include <linux/binfmts.h>
 #include <linux/fs.h>
+#include <linux/hugetlb.h>
 #include <linux/kernel_read_file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/security.h>
+#include <linux/shmem_fs.h>
 #include <linux/stat.h>
 
 #include "vigil.h"
@@ -106,6 +108,26 @@ static bool file_is_internal(const struct file *file)
 	return file->f_path.mnt->mnt_sb->s_flags & SB_NOUSER;
 }
 
+/*
+ * An executable mapping of a file with no path: shared memory (a memfd,
+ * SysV shm, on shmem or hugetlbfs), which is how code runs without a
+ * file, is named as /proc/PID/maps names it ("/memfd:NAME",
+ * "/SYSV0000002a"), one tuple per name; any other internal file is
+ * skipped.
+ */
+static void internal_mmap_event(struct file *file, bool may_sleep)
+{
+	char name[NAME_MAX + 2];
+
+	if (!shmem_file(file) && !is_file_hugepages(file))
+		return;
+	rcu_read_lock();
+	snprintf(name, sizeof(name), "/%s",
+		 READ_ONCE(file->f_path.dentry->d_name.name));
+	rcu_read_unlock();
+	unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, name, may_sleep);
+}
+
 static int vigil_file_open(struct file *file)
 {
 	u64 access = 0;
@@ -149,7 +171,9 @@ static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 		return 0;
 	if (!file)
 		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", true);
-	else if (!file_is_internal(file))
+	else if (file_is_internal(file))
+		internal_mmap_event(file, true);
+	else
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
 	return 0;
 }
@@ -166,7 +190,9 @@ static int vigil_file_mprotect(struct vm_area_struct *vma,
 	/* mmap_lock is held: never wait for audit. */
 	if (!file)
 		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", false);
-	else if (!file_is_internal(file))
+	else if (file_is_internal(file))
+		internal_mmap_event(file, false);
+	else
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, false);
 	return 0;
 }
