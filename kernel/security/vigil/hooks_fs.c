@@ -128,17 +128,26 @@ static void internal_mmap_event(struct file *file, bool may_sleep)
 	unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, name, may_sleep);
 }
 
-static int vigil_file_open(struct file *file)
+/* What an open file gives: r, w or a. */
+static u64 file_access(const struct file *file)
 {
 	u64 access = 0;
 
-	if (!vigil_should_observe() || file_is_internal(file))
-		return 0;
 	if (file->f_mode & FMODE_READ)
 		access |= VIGIL_FILE_R;
 	if (file->f_mode & FMODE_WRITE)
 		access |= (file->f_flags & O_APPEND) ? VIGIL_FILE_A :
 						       VIGIL_FILE_W;
+	return access;
+}
+
+static int vigil_file_open(struct file *file)
+{
+	u64 access;
+
+	if (!vigil_should_observe() || file_is_internal(file))
+		return 0;
+	access = file_access(file);
 	/*
 	 * O_CREAT asks for create even when the file exists (AppArmor asks
 	 * for its create bit then too): recorded as c, so that a policy
@@ -152,6 +161,26 @@ static int vigil_file_open(struct file *file)
 	if ((file->f_flags & __O_TMPFILE) && d_unlinked(file->f_path.dentry))
 		tmpfile_event(access | VIGIL_FILE_C, file);
 	else
+		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
+	return 0;
+}
+
+/*
+ * A descriptor received (SCM_RIGHTS, pidfd_getfd(), seccomp's addfd,
+ * binder): an open by the receiver with the access the descriptor gives,
+ * as AppArmor checks it then, so that a file handed to a program is judged
+ * and learned as the program's own open of it. Sockets and pipes are
+ * skipped as at open. Never waits for audit: a caller may hold a socket's
+ * lock.
+ */
+static int vigil_file_receive(struct file *file)
+{
+	u64 access;
+
+	if (!vigil_should_observe() || file_is_internal(file))
+		return 0;
+	access = file_access(file);
+	if (access)
 		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
 	return 0;
 }
@@ -410,6 +439,7 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 
 static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(file_open, vigil_file_open),
+	LSM_HOOK_INIT(file_receive, vigil_file_receive),
 	LSM_HOOK_INIT(bprm_check_security, vigil_bprm_check_security),
 	LSM_HOOK_INIT(mmap_file, vigil_mmap_file),
 	LSM_HOOK_INIT(file_mprotect, vigil_file_mprotect),
