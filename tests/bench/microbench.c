@@ -14,9 +14,15 @@
  * pair runs an operation with vigil off and with it learning (its tuples
  * already learned), in alternating order, switching the mode by writing
  * MODE_FILE between runs; prints, per operation, the median ns of each
- * side and the median and range of the pairs' learn/off ratios.
+ * side and the median and range of the pairs' learn/off ratios. Its
+ * open-flat and open-deep open (openat, O_RDONLY) a file of DIR and one
+ * VIGIL_BENCH_DEPTH folders below it, each by a descriptor of its folder
+ * (the same lookup): their ratios differ by the cost of vigil's walk up
+ * the folders (path-true verdicts, issue 25 §3), which a folder rename
+ * made in DIR first switches on.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <netinet/in.h>
@@ -30,16 +36,61 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __x86_64__
+#include <x86intrin.h>
+#endif
 
 static char file[4096], tiny[4096];
+static int flat_fd = -1, deep_fd = -1;
+
+#define VIGIL_BENCH_DEPTH 32
 static struct utsname uts;
 
-static double now_ns(void)
+/* ns per TSC tick when the clock is too coarse to time a run (--ab). */
+static double tsc_ns;
+
+static double clock_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+#ifdef __x86_64__
+	if (tsc_ns)
+		return __rdtsc() * tsc_ns;
+#endif
+	return clock_ns();
+}
+
+/*
+ * A clock that moves in jiffies (a loaded host's TCG guest, whose TSC was
+ * not taken as a clocksource) cannot time a run; the TSC still counts,
+ * and a ratio of two runs needs no calibration: scale it by the clock
+ * over 100 of its steps. Returns -1 when there is no TSC to use.
+ */
+static int use_tsc(double step)
+{
+#ifdef __x86_64__
+	double t0 = clock_ns(), t1;
+	unsigned long long c0 = __rdtsc(), c1;
+
+	while ((t1 = clock_ns()) - t0 < 100 * step)
+		;
+	c1 = __rdtsc();
+	if (c1 <= c0)
+		return -1;
+	tsc_ns = (t1 - t0) / (double)(c1 - c0);
+	fprintf(stderr, "microbench: the clock moves in %.0f ns steps: timed by the TSC (%.3f ns a tick)\n",
+		step, tsc_ns);
+	return 0;
+#else
+	(void)step;
+	return -1;
+#endif
 }
 
 static void op_getppid(void)
@@ -50,6 +101,16 @@ static void op_getppid(void)
 static void op_open_close(void)
 {
 	close(open(file, O_RDONLY));
+}
+
+static void op_open_flat(void)
+{
+	close(openat(flat_fd, "bench-file", O_RDONLY));
+}
+
+static void op_open_deep(void)
+{
+	close(openat(deep_fd, "bench-file", O_RDONLY));
 }
 
 static void op_stat(void)
@@ -106,6 +167,8 @@ static const struct {
 } ops[] = {
 	{ "getppid", op_getppid, 1, true },
 	{ "open+close", op_open_close, 1, true },
+	{ "open-flat", op_open_flat, 1, false },
+	{ "open-deep", op_open_deep, 1, false },
 	{ "stat", op_stat, 1, true },
 	{ "mmap-exec", op_mmap_exec, 2, false },
 	{ "socket+bind", op_socket_bind, 2, true },
@@ -165,6 +228,40 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * DIR/d/d/.../d (VIGIL_BENCH_DEPTH folders) with a bench-file, descriptors
+ * of DIR and of the deepest folder, and a folder renamed in DIR (so that
+ * vigil has seen a folder move: before the first, it walks nothing).
+ */
+static int deep_setup(const char *dir)
+{
+	char a[4096], b[4096];
+	int fd, next;
+
+	snprintf(a, sizeof(a), "%s/moved-a", dir);
+	snprintf(b, sizeof(b), "%s/moved-b", dir);
+	rmdir(b);
+	if ((mkdir(a, 0755) && errno != EEXIST) || rename(a, b)) {
+		perror("microbench: a folder rename");
+		return -1;
+	}
+	flat_fd = open(dir, O_RDONLY | O_DIRECTORY);
+	fd = dup(flat_fd);
+	for (int i = 0; fd >= 0 && i < VIGIL_BENCH_DEPTH; i++) {
+		mkdirat(fd, "d", 0755);
+		next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+		close(fd);
+		fd = next;
+	}
+	deep_fd = fd;
+	if (flat_fd < 0 || deep_fd < 0) {
+		perror("microbench: the deep folders");
+		return -1;
+	}
+	close(openat(deep_fd, "bench-file", O_CREAT | O_WRONLY, 0755));
+	return 0;
+}
+
 static int ab(const char *mode_file, int pairs, long iters)
 {
 	double off[64], learn[64], ratio[64];
@@ -184,14 +281,15 @@ static int ab(const char *mode_file, int pairs, long iters)
 		if (t1 - t0 < step)
 			step = t1 - t0;
 	}
-	if (step > 10000) {
+	if (step > 10000 && use_tsc(step)) {
 		fprintf(stderr, "microbench: the clock moves in %.0f ns steps\n", step);
 		return 1;
 	}
 	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
 		long n = iters / ops[o].div;
 
-		if (!ops[o].ab)
+		if (!ops[o].ab && ops[o].fn != op_open_flat &&
+		    ops[o].fn != op_open_deep)
 			continue;
 		/* Learn this process's tuples for the operation first. */
 		if (set_mode(mode_file, "learn"))
@@ -228,6 +326,8 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "--ab")) {
 		snprintf(file, sizeof(file), "%s/bench-file", argv[5]);
 		close(open(file, O_CREAT | O_WRONLY, 0755));
+		if (deep_setup(argv[5]))
+			return 1;
 		uname(&uts);
 		return ab(argv[2], atoi(argv[3]), atol(argv[4]));
 	}

@@ -3,12 +3,14 @@
 
 #include <linux/binfmts.h>
 #include <linux/fs.h>
+#include <linux/hugetlb.h>
 #include <linux/kernel_read_file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/security.h>
+#include <linux/shmem_fs.h>
 #include <linux/stat.h>
 
 #include "vigil.h"
@@ -106,17 +108,46 @@ static bool file_is_internal(const struct file *file)
 	return file->f_path.mnt->mnt_sb->s_flags & SB_NOUSER;
 }
 
-static int vigil_file_open(struct file *file)
+/*
+ * An executable mapping of a file with no path: shared memory (a memfd,
+ * SysV shm, on shmem or hugetlbfs), which is how code runs without a
+ * file, is named as /proc/PID/maps names it ("/memfd:NAME",
+ * "/SYSV0000002a"), one tuple per name; any other internal file is
+ * skipped.
+ */
+static void internal_mmap_event(struct file *file, bool may_sleep)
+{
+	char name[NAME_MAX + 2];
+
+	if (!shmem_file(file) && !is_file_hugepages(file))
+		return;
+	rcu_read_lock();
+	snprintf(name, sizeof(name), "/%s",
+		 READ_ONCE(file->f_path.dentry->d_name.name));
+	rcu_read_unlock();
+	unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, name, may_sleep);
+}
+
+/* What an open file gives: r, w or a. */
+static u64 file_access(const struct file *file)
 {
 	u64 access = 0;
 
-	if (!vigil_should_observe() || file_is_internal(file))
-		return 0;
 	if (file->f_mode & FMODE_READ)
 		access |= VIGIL_FILE_R;
 	if (file->f_mode & FMODE_WRITE)
 		access |= (file->f_flags & O_APPEND) ? VIGIL_FILE_A :
 						       VIGIL_FILE_W;
+	return access;
+}
+
+static int vigil_file_open(struct file *file)
+{
+	u64 access;
+
+	if (!vigil_should_observe() || file_is_internal(file))
+		return 0;
+	access = file_access(file);
 	/*
 	 * O_CREAT asks for create even when the file exists (AppArmor asks
 	 * for its create bit then too): recorded as c, so that a policy
@@ -130,6 +161,26 @@ static int vigil_file_open(struct file *file)
 	if ((file->f_flags & __O_TMPFILE) && d_unlinked(file->f_path.dentry))
 		tmpfile_event(access | VIGIL_FILE_C, file);
 	else
+		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
+	return 0;
+}
+
+/*
+ * A descriptor received (SCM_RIGHTS, pidfd_getfd(), seccomp's addfd,
+ * binder): an open by the receiver with the access the descriptor gives,
+ * as AppArmor checks it then, so that a file handed to a program is judged
+ * and learned as the program's own open of it. Sockets and pipes are
+ * skipped as at open. Never waits for audit: a caller may hold a socket's
+ * lock.
+ */
+static int vigil_file_receive(struct file *file)
+{
+	u64 access;
+
+	if (!vigil_should_observe() || file_is_internal(file))
+		return 0;
+	access = file_access(file);
+	if (access)
 		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
 	return 0;
 }
@@ -149,7 +200,9 @@ static int vigil_mmap_file(struct file *file, unsigned long reqprot,
 		return 0;
 	if (!file)
 		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", true);
-	else if (!file_is_internal(file))
+	else if (file_is_internal(file))
+		internal_mmap_event(file, true);
+	else
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, true);
 	return 0;
 }
@@ -166,7 +219,9 @@ static int vigil_file_mprotect(struct vm_area_struct *vma,
 	/* mmap_lock is held: never wait for audit. */
 	if (!file)
 		unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, "(anonymous)", false);
-	else if (!file_is_internal(file))
+	else if (file_is_internal(file))
+		internal_mmap_event(file, false);
+	else
 		path_event(VIGIL_OP_MMAP, VIGIL_FILE_M, &file->f_path, false);
 	return 0;
 }
@@ -249,6 +304,20 @@ static int vigil_path_rename(const struct path *old_dir,
 		return 0;
 	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_D, old_dir, old_dentry);
 	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_C, new_dir, new_dentry);
+	return 0;
+}
+
+/*
+ * A folder's rename (each side of an exchange comes here on its own): the
+ * names beneath it get new paths, so new tuples (vigil_folder_moving()).
+ * Not behind vigil_active: a move while vigil is off must still part the
+ * tuples made before it from those made after.
+ */
+static int vigil_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+			      struct inode *new_dir, struct dentry *new_dentry)
+{
+	if (d_is_dir(old_dentry))
+		vigil_folder_moving(old_dentry, new_dentry);
 	return 0;
 }
 
@@ -370,6 +439,7 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 
 static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(file_open, vigil_file_open),
+	LSM_HOOK_INIT(file_receive, vigil_file_receive),
 	LSM_HOOK_INIT(bprm_check_security, vigil_bprm_check_security),
 	LSM_HOOK_INIT(mmap_file, vigil_mmap_file),
 	LSM_HOOK_INIT(file_mprotect, vigil_file_mprotect),
@@ -384,6 +454,7 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(path_symlink, vigil_path_symlink),
 	LSM_HOOK_INIT(path_link, vigil_path_link),
 	LSM_HOOK_INIT(path_rename, vigil_path_rename),
+	LSM_HOOK_INIT(inode_rename, vigil_inode_rename),
 	LSM_HOOK_INIT(path_truncate, vigil_path_truncate),
 #ifdef VIGIL_HAS_FILE_TRUNCATE
 	LSM_HOOK_INIT(file_truncate, vigil_file_truncate),

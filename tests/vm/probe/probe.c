@@ -9,11 +9,15 @@
  *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
  *                    uids DIR FIRST N |
  *                    mprotect FILE | sendto PORT | movemount DIR TARGET |
- *                    traceme | anonexec
+ *                    traceme | anonexec | memfdexec NAME | shmexec
  *
  * traceme: a child named "tracee" asks to be traced (PTRACE_TRACEME), the
  * probe being its tracer; prints "TRACER_PID TRACEE_PID".
  * anonexec: an executable anonymous mapping, by mmap and by mprotect.
+ * memfdexec: executable mappings of a memfd named NAME, by mmap, and of
+ * another named NAME.2, by mprotect (the fileless way of running code).
+ * shmexec: an executable SysV shared memory mapping (shmat SHM_EXEC);
+ * prints its key as the kernel names it ("SYSV%08x").
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -40,6 +44,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -468,6 +473,49 @@ static int do_anonexec(void)
 	return 0;
 }
 
+static int do_memfdexec(const char *name)
+{
+	char name2[256];
+	int fd = memfd_create(name, 0), fd2;
+	void *p, *q;
+
+	snprintf(name2, sizeof(name2), "%s.2", name);
+	fd2 = memfd_create(name2, 0);
+	if (fd < 0 || fd2 < 0)
+		return fail("memfd_create");
+	if (ftruncate(fd, 4096) || ftruncate(fd2, 4096))
+		return fail("ftruncate");
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	q = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, 0);
+	if (p == MAP_FAILED || q == MAP_FAILED)
+		return fail("mmap");
+	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
+		return fail("mprotect");
+	munmap(p, 4096);
+	munmap(q, 4096);
+	close(fd);
+	close(fd2);
+	return 0;
+}
+
+static int do_shmexec(void)
+{
+	key_t key = (key_t)(0x56490000 | (getpid() & 0xffff));
+	/* x for its owner: SHM_EXEC asks for it (ipcperms). */
+	int id = shmget(key, 4096, IPC_CREAT | IPC_EXCL | 0700);
+	void *p;
+
+	if (id < 0)
+		return fail("shmget");
+	p = shmat(id, NULL, SHM_EXEC | SHM_RDONLY);
+	shmctl(id, IPC_RMID, NULL);
+	if (p == (void *)-1)
+		return fail("shmat");
+	shmdt(p);
+	printf("SYSV%08x\n", (unsigned int)key);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : "";
@@ -507,8 +555,12 @@ int main(int argc, char **argv)
 		return do_traceme();
 	if (!strcmp(verb, "anonexec"))
 		return do_anonexec();
+	if (!strcmp(verb, "memfdexec") && argc == 3)
+		return do_memfdexec(argv[2]);
+	if (!strcmp(verb, "shmexec"))
+		return do_shmexec();
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec | memfdexec NAME | shmexec\n");
 	return 2;
 }
