@@ -29,6 +29,8 @@
 #define MAX_LINE (64 * 1024) /* auditd writes at most ~9 KiB a record */
 #define READ_BUF (1024 * 1024)
 #define HEAD_MAX 4096
+#define MAX_RUN (1024 * 1024) /* bytes without a newline: not a text log */
+#define MAX_JUNK 10000 /* lines in a row that are no record (streams) */
 #define DEFAULT_BATCH 20000 /* lines per transaction */
 
 static const char ingest_usage[] =
@@ -41,6 +43,7 @@ static const char ingest_usage[] =
 enum {
 	LINE_TOO_LONG = 1,
 	LINE_NO_NEWLINE = 2,
+	LINE_ENDLESS = 4,
 };
 
 struct line_reader {
@@ -48,13 +51,16 @@ struct line_reader {
 	char *buf;
 	size_t pos, end;
 	bool eof;
+	bool bounded; /* a stream: stop past MAX_RUN without a newline */
 	uint64_t next_off; /* file offset after the last line returned */
 };
 
 /*
  * Next line, without its newline, writable, with one spare byte after it.
  * Lines longer than MAX_LINE are consumed whole and returned truncated
- * with LINE_TOO_LONG. Return 1, 0 at the end, or -errno.
+ * with LINE_TOO_LONG; in a stream (bounded), past MAX_RUN bytes without a
+ * newline (/dev/zero) the reader stops there: LINE_ENDLESS, and the input
+ * is read no further (a regular file is finite: read to its end). Return 1, 0 at the end, or -errno.
  */
 static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 		   unsigned int *ret_flags)
@@ -82,6 +88,12 @@ static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 			return 1;
 		}
 		have = lr->end - lr->pos;
+		if (lr->bounded && have + dropped >= MAX_RUN) {
+			*ret_line = lr->buf + lr->pos;
+			*ret_len = have < 256 ? have : 256;
+			*ret_flags = flags | LINE_TOO_LONG | LINE_ENDLESS;
+			return 1;
+		}
 		if (have >= MAX_LINE) {
 			/* keep a prefix for the message, drop the rest */
 			flags |= LINE_TOO_LONG;
@@ -114,6 +126,108 @@ static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 			lr->eof = true;
 		lr->end += n;
 	}
+}
+
+/* Read until the buffer holds need bytes or the input ends. 0 or -errno. */
+static int lr_fill(struct line_reader *lr, size_t need)
+{
+	while (!lr->eof && lr->end - lr->pos < need) {
+		ssize_t n = read(lr->fd, lr->buf + lr->end, READ_BUF - lr->end);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			lr->eof = true;
+		lr->end += n;
+	}
+	return 0;
+}
+
+/* ---- compressed inputs ---- */
+
+struct compressed {
+	const char *kind, *magic, *cat;
+	size_t len;
+};
+
+static const struct compressed compressed_kinds[] = {
+	{ "gzip", "\x1f\x8b", "zcat", 2 },
+	{ "xz", "\xfd" "7zXZ\0", "xzcat", 6 },
+	{ "zstd", "\x28\xb5\x2f\xfd", "zstdcat", 4 },
+	{ "bzip2", "BZh", "bzcat", 3 },
+};
+
+/* The kind of compressed data that head (n bytes) starts, or NULL. */
+static const struct compressed *compressed_kind(const void *head, size_t n)
+{
+	for (size_t i = 0; i < sizeof(compressed_kinds) /
+				   sizeof(compressed_kinds[0]); i++) {
+		const struct compressed *c = &compressed_kinds[i];
+
+		if (n >= c->len && !memcmp(head, c->magic, c->len))
+			return c;
+	}
+	return NULL;
+}
+
+/* s as one shell word: itself when it has only safe bytes, else quoted
+ * '...' (each ' as '\''). A new string, or NULL. */
+static char *sh_word(const char *s)
+{
+	size_t n = 3;
+	char *w, *o;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789._/+-,:=@%") == strlen(s))
+		return strdup(s);
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	w = o = malloc(n);
+	if (!w)
+		return NULL;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return w;
+}
+
+/* Say that name holds compressed data c, and how to read it. */
+static void report_compressed(const char *name, const struct compressed *c)
+{
+	char *f = sh_word(name), *db = NULL;
+
+	if (f && name[0] == '-' && name[1]) {
+		/* not an option to the decompressor */
+		char *g = NULL;
+
+		if (asprintf(&g, "./%s", f) < 0)
+			g = NULL;
+		free(f);
+		f = g;
+	}
+	if (vigil_db_opt)
+		db = sh_word(vigil_db_opt);
+	if (!strcmp(name, "-"))
+		p_err("%s: compressed (%s): not read; to read it: "
+		      "... | %s | vigil%s%s ingest -",
+		      name, c->kind, c->cat, db ? " --db " : "", db ? db : "");
+	else
+		p_err("%s: compressed (%s): not read; to read it: "
+		      "%s %s | vigil%s%s ingest -",
+		      name, c->kind, c->cat, f ? f : name, db ? " --db " : "",
+		      db ? db : "");
+	free(f);
+	free(db);
 }
 
 /* ---- per-record handling, shared with the plugin ---- */
@@ -453,8 +567,10 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 	struct line_reader lr = { 0 };
 	struct vigil_source src = { 0 }, *srcp = NULL;
 	struct progress pg = { 0 };
+	const struct compressed *c;
 	unsigned int flags = 0;
-	uint64_t line = 0;
+	uint64_t line = 0, junk = 0;
+	bool stopped = false;
 	long in_batch = 0;
 	size_t len = 0;
 	char *buf = NULL;
@@ -475,6 +591,12 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 
 		if (hl < 0) {
 			p_err("%s: %s", name, strerror(errno));
+			rc = -EBADF;
+			goto out;
+		}
+		c = compressed_kind(head, hl > 0 ? (size_t)hl : 0);
+		if (c) {
+			report_compressed(name, c);
 			rc = -EBADF;
 			goto out;
 		}
@@ -513,6 +635,20 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		pg.on = isatty(STDERR_FILENO);
 		pg.total = (uint64_t)st->st_size;
 		pg.name = name;
+	} else {
+		lr.bounded = true;
+		rc = lr_fill(&lr, 6);
+		if (rc) {
+			p_err("%s: %s", name, strerror(-rc));
+			rc = -EBADF;
+			goto out;
+		}
+		c = compressed_kind(lr.buf, lr.end);
+		if (c) {
+			report_compressed(name, c);
+			rc = -EBADF;
+			goto out;
+		}
 	}
 	rc = vigil_store_begin(run->in.store);
 	if (rc)
@@ -527,15 +663,35 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 			line--;
 			break;
 		}
+		if (flags & LINE_ENDLESS) {
+			p_err("%s:%llu: more than %d MiB without a newline: "
+			      "not a text audit log (binary data, or an "
+			      "endless input?); stopped reading it there",
+			      name, (unsigned long long)line,
+			      MAX_RUN / (1024 * 1024));
+			stopped = true;
+			rc = 0;
+			break;
+		}
 		if (flags & LINE_TOO_LONG) {
 			ingest_malformed(&run->in, name, line,
 					 "line longer than 65536 bytes");
 			rc = 0;
 		} else {
+			uint64_t bad = run->in.malformed;
+
 			rc = process_line(run, buf, len, name, line);
+			junk = run->in.malformed > bad ? junk + 1 : 0;
 		}
 		if (rc < 0)
 			goto out_rollback;
+		if (!srcp && junk >= MAX_JUNK) {
+			p_err("%s:%llu: %d lines in a row that are no audit "
+			      "record: not an audit log (or an endless "
+			      "input?); stopped reading it there",
+			      name, (unsigned long long)line, MAX_JUNK);
+			stopped = true;
+		}
 		run->in.lines++;
 		src.offset = (int64_t)lr.next_off;
 		src.line = (int64_t)line;
@@ -544,12 +700,21 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 			raise(SIGKILL);
 		if (pg.on && !(line & 4095))
 			progress_show(&pg, lr.next_off);
+		if (stopped)
+			break;
 		if (++in_batch >= run->batch) {
 			in_batch = 0;
 			rc = save_position(run, srcp, true);
 			if (rc)
 				goto out_rollback;
 		}
+	}
+	if (stopped) {
+		/* bounded (reported): keep what was read */
+		if (save_position(run, srcp, false))
+			goto out_db;
+		rc = -EBADF;
+		goto out;
 	}
 	if (rc < 0) {
 		p_err("%s: %s", name, strerror(-rc));
@@ -658,11 +823,15 @@ static char **default_inputs(int *ret_count)
 	return list;
 }
 
-/* Can input be opened as a file to read (standard input always can)? */
-static int try_input(const char *input)
+/*
+ * Can input be opened as a file to read (standard input always can)? A
+ * regular file holding compressed data cannot: -EILSEQ, and *ret_c (when
+ * not NULL) says which kind.
+ */
+static int try_input(const char *input, const struct compressed **ret_c)
 {
 	struct stat sb;
-	int fd;
+	int fd, rc = 0;
 
 	if (!strcmp(input, "-"))
 		return 0;
@@ -670,27 +839,42 @@ static int try_input(const char *input)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &sb)) {
-		close(fd);
-		return -errno;
+		rc = -errno;
+	} else if (S_ISDIR(sb.st_mode)) {
+		rc = -EISDIR;
+	} else if (S_ISREG(sb.st_mode)) {
+		char head[8];
+		ssize_t n = pread(fd, head, sizeof(head), 0);
+		const struct compressed *c =
+			n > 0 ? compressed_kind(head, (size_t)n) : NULL;
+
+		if (c) {
+			if (ret_c)
+				*ret_c = c;
+			rc = -EILSEQ;
+		}
 	}
 	close(fd);
-	return S_ISDIR(sb.st_mode) ? -EISDIR : 0;
+	return rc;
 }
 
 static bool any_readable(char **inputs, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (!try_input(inputs[i]))
+		if (!try_input(inputs[i], NULL))
 			return true;
 	return false;
 }
 
 static void report_unreadable(const char *input)
 {
-	int rc = try_input(input);
+	const struct compressed *c = NULL;
+	int rc = try_input(input, &c);
 
 	if (rc == -EISDIR)
 		p_err("%s: is a folder", input);
+	else if (rc == -EILSEQ && c)
+		report_compressed(input, c);
 	else if (rc)
 		p_err("%s: %s", input, strerror(-rc));
 }
