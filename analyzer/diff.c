@@ -24,6 +24,7 @@
 #include "rules.h"
 #include "ptext.h"
 #include "policy.h"
+#include "candidate.h"
 
 
 static void put_access(FILE *f, enum vigil_class class, uint64_t access)
@@ -269,7 +270,6 @@ int do_diff(int argc, char **argv)
 		"  database holds several (docs/fleet.md). Over\n"
 		"  several hosts, each missing access names the hosts that\n"
 		"  did it.";
-	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
@@ -299,19 +299,8 @@ int do_diff(int argc, char **argv)
 		goto out;
 	}
 	file = argv[optind];
-	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
-	if (rc) {
-		p_err("%s: %s", file,
-		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
-				     "limit)" : strerror(-rc));
+	if (candidate_read(file, &text, &len, &pol))
 		goto out;
-	}
-	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (rc) {
-		p_err("%s:%u: %s", file, perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-		goto out;
-	}
 	rc = ptext_read(text, len, &pt, &line);
 	if (rc) {
 		p_err("%s:%u: %s", file, line,

@@ -18,6 +18,7 @@
 #include "policy_write.h"
 #include "policy.h"
 #include "update.h"
+#include "candidate.h"
 
 static const char *plural(uint64_t n)
 {
@@ -65,18 +66,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 	size_t len, res_len = 0;
 	int rc, ret = EXIT_USAGE;
 
-	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
-	if (rc) {
-		p_err("%s: %s", file, rc == -EFBIG ? "policy larger than 1 "
-		      "MiB (the kernel's limit)" : strerror(-rc));
+	if (candidate_read(file, &text, &len, &pol))
 		goto out;
-	}
-	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (rc) {
-		p_err("%s:%u: %s", file, perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-		goto out;
-	}
 	if (!vigil_update_window(text, len, &from, &to))
 		known_from = (long long)from * 1000;
 	if (ro->since_ms) {

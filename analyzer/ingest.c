@@ -178,9 +178,11 @@ static char *sh_word(const char *s)
 {
 	size_t n = 3;
 	char *w, *o;
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "abcdefghijklmnopqrstuvwxyz"
+				   "0123456789._/+-,:=@%";
 
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789._/+-,:=@%") == strlen(s))
+	if (*s && strspn(s, safe) == strlen(s))
 		return strdup(s);
 	for (const char *p = s; *p; p++)
 		n += *p == '\'' ? 4 : 1;

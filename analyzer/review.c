@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "blast.h"
+#include "candidate.h"
 #include "escape.h"
 #include "policy.h"
 #include "ptext.h"
@@ -1167,25 +1168,6 @@ static void review_free(struct review *rv)
 	free(rv->text);
 }
 
-static int read_policy(const char *file, char **text, size_t *len,
-		       struct vigil_policy **pol)
-{
-	struct vigil_policy_error perr = { 0 };
-	int rc = read_file(file, VIGIL_POLICY_MAX_BYTES, text, len);
-
-	if (rc) {
-		p_err("%s: %s", shown(file),
-		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
-				     "limit)" : strerror(-rc));
-		return rc;
-	}
-	rc = vigil_policy_parse(*text, *len, pol, &perr);
-	if (rc)
-		p_err("%s:%u: %s", shown(file), perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-	return rc;
-}
-
 int do_review(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1270,7 +1252,7 @@ int do_review(int argc, char **argv)
 		      "FILE|- or --dry-run");
 		goto out;
 	}
-	if (read_policy(rv.file, &rv.text, &rv.len, &rv.pol))
+	if (candidate_read(rv.file, &rv.text, &rv.len, &rv.pol))
 		goto out;
 	rc = ptext_read(rv.text, rv.len, &rv.pt, &line);
 	if (rc) {
@@ -1281,7 +1263,7 @@ int do_review(int argc, char **argv)
 	}
 	if (left_out_read(&rv))
 		goto out;
-	if (bound && read_policy(bound, &btext, &blen, &rv.bound))
+	if (bound && candidate_read(bound, &btext, &blen, &rv.bound))
 		goto out;
 	if (!go.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
 		go.sensitive_file = VIGIL_SENSITIVE_CONF;
