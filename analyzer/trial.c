@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
@@ -250,6 +252,7 @@ struct trial_seen {
 	const struct state *s;
 	struct export_notes notes;	/* the target's, each once */
 	bool header;			/* the target's section started */
+	bool json;			/* --format json */
 	size_t naa, nwd;
 };
 
@@ -261,12 +264,42 @@ static const char *target_name(const struct state *s)
 
 static void aa_header(struct trial_seen *t)
 {
+	if (t->json)
+		return;
 	if (!t->header)
 		printf("%s would have denied:\n", t->s->tomoyo ?
 		       "TOMOYO (permissive profile 2)" : t->s->selinux ?
 		       "SELinux (permissive domains)" :
 		       "AppArmor (complain mode)");
 	t->header = true;
+}
+
+/* A new note of the target's: a line (terminal text) or a JSON string. */
+static int note_put(struct trial_seen *t, const char *note)
+{
+	json_t *j;
+	char *e;
+	int rc;
+
+	t->naa++;
+	if (!t->json) {
+		putchar('\t');
+		esc_text(stdout, note);
+		putchar('\n');
+		return 0;
+	}
+	/* the note as terminal text (names from records: \xHH for what is
+	 * not printable), then a JSON string */
+	e = esc_text_dup(note);
+	j = e ? json_string(e) : NULL;
+	free(e);
+	if (!j)
+		return -ENOMEM;
+	if (t->naa > 1)
+		putchar(',');
+	rc = json_dumpf(j, stdout, JSON_ENCODE_ANY) ? -ENOMEM : 0;
+	json_decref(j);
+	return rc;
 }
 
 /* One AVC denial: listed once when its source domain is the trial's. */
@@ -285,12 +318,8 @@ static int se_row(void *ctx, const char *text)
 		rc = note_add(&t->notes, "%s: { %s } %s%s%s:%s", a.stype,
 			      a.perms, a.object ? a.object : "",
 			      a.object ? " " : "", a.ttype, a.tclass);
-	if (!rc && t->notes.n > before) {
-		putchar('\t');
-		esc_text(stdout, t->notes.v[before]);
-		putchar('\n');
-		t->naa++;
-	}
+	if (!rc && t->notes.n > before)
+		rc = note_put(t, t->notes.v[before]);
 	selinux_avc_free(&a);
 	return rc;
 }
@@ -307,12 +336,8 @@ static int tomoyo_row(void *ctx, const char *domain, const char *rule)
 	if (!loaded(t->s, domain))
 		return 0;
 	rc = note_add(&t->notes, "%s: %s", domain, rule);
-	if (!rc && t->notes.n > before) {
-		putchar('\t');
-		esc_text(stdout, t->notes.v[before]);
-		putchar('\n');
-		t->naa++;
-	}
+	if (!rc && t->notes.n > before)
+		rc = note_put(t, t->notes.v[before]);
 	return rc;
 }
 
@@ -333,12 +358,8 @@ static int aa_row(void *ctx, const char *text)
 			      f.op ? f.op : "?", obj ? obj : "",
 			      f.mask ? " (" : "", f.mask ? f.mask : "",
 			      f.mask ? ")" : "", "");
-		if (!rc && t->notes.n > before) {
-			putchar('\t');
-			esc_text(stdout, t->notes.v[before]);
-			putchar('\n');
-			t->naa++;
-		}
+		if (!rc && t->notes.n > before)
+			rc = note_put(t, t->notes.v[before]);
 	}
 	aa_fields_free(&f);
 	return rc;
@@ -347,7 +368,20 @@ static int aa_row(void *ctx, const char *text)
 static int wd_row(void *ctx, const struct vigil_store_denial *d)
 {
 	struct trial_seen *t = ctx;
+	int rc;
 
+	if (t->json) {
+		fputs(t->nwd++ ? ",{" : "{", stdout);
+		rc = esc_json_member(stdout, "exe", d->exe);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "op", d->op);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "access", d->access);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "object", d->object);
+		printf(",\"count\":%lld}", d->count);
+		return rc;
+	}
 	/* names from the records, as terminal text */
 	putchar('\t');
 	esc_text(stdout, d->exe);
@@ -363,14 +397,18 @@ static int wd_row(void *ctx, const struct vigil_store_denial *d)
 }
 
 /* Both sections; *ret_n: the would-be denials of both. */
-static int trial_report(const char *dir, struct state *s, size_t *ret_n)
+static int trial_report(const char *dir, struct state *s, bool json,
+			size_t *ret_n)
 {
 	struct vigil_store *store = NULL;
-	struct trial_seen t = { .s = s };
+	struct trial_seen t = { .s = s, .json = json };
 	const char *db = vigil_db_path();
 	size_t i;
 	int rc;
 
+	if (json)
+		printf("{\"version\":1,\"target\":\"%s\",\"start_ms\":%lld,"
+		       "\"target_denied\":[", target_name(s), s->start_ms);
 	if (s->tomoyo) {
 		rc = tomoyo_trial_drain(dir);
 		if (!rc)
@@ -395,15 +433,22 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 	if (rc)
 		goto out;
 	aa_header(&t);
-	printf("vigil (observe mode) would have denied:\n");
+	if (json)
+		fputs("],\"vigil_would_deny\":[", stdout);
+	else
+		printf("vigil (observe mode) would have denied:\n");
 	for (i = 0; !rc && i < s->nsubj; i++)
 		rc = vigil_store_would_deny(store, s->start_ms, s->subj[i],
 					    wd_row, &t);
 	if (rc)
 		goto out;
-	printf("%zu %s, %zu vigil would-be denials since the trial "
-	       "started (run vigil ingest first)\n", t.naa, target_name(s),
-	       t.nwd);
+	if (json)
+		printf("],\"target_count\":%zu,\"vigil_count\":%zu}\n", t.naa,
+		       t.nwd);
+	else
+		printf("%zu %s, %zu vigil would-be denials since the trial "
+		       "started (run vigil ingest first)\n", t.naa,
+		       target_name(s), t.nwd);
 	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
@@ -840,13 +885,14 @@ int do_trial(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "stop", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"trial --to apparmor|tomoyo|selinux [-o DIR] [--subject EXE]...\n"
 		"       CANDIDATE\n"
-		"       trial --report DIR | --stop DIR\n"
+		"       trial --report DIR [--format text|json] | --stop DIR\n"
 		"  Export CANDIDATE to AppArmor in DIR (default: trial-TARGET)\n"
 		"  and load, in complain mode, the profiles of the subjects no\n"
 		"  other one runs (or those named); or to TOMOYO, its domains\n"
@@ -857,8 +903,9 @@ int do_trial(int argc, char **argv)
 		"  TOMOYO's granted=no audit, SELinux's AVC denials) and vigil\n"
 		"  (would-deny) would have denied since; --stop reports, then\n"
 		"  unloads the profiles (TOMOYO: profile 0; SELinux: semodule\n"
-		"  -r). Exit 1 when something would have been denied.";
-	const char *dir = NULL, *to = NULL, *report = NULL;
+		"  -r). Exit 1 when something would have been denied.\n"
+		"  --format json: --report's lists as one object.";
+	const char *dir = NULL, *to = NULL, *report = NULL, *format = "text";
 	struct state s = { 0 };
 	struct verb_opts vo;
 	size_t n = 0;
@@ -882,10 +929,21 @@ int do_trial(int argc, char **argv)
 		case 'r':
 			report = optarg;
 			break;
+		case 'f':
+			format = optarg;
+			break;
 		}
 	}
 	if (c < 0) {
 		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		p_err("--format %s: unknown format (text or json)", format);
+		goto out;
+	}
+	if (!strcmp(format, "json") && (!report || stop)) {
+		p_err("--format json: only with --report");
 		goto out;
 	}
 	if (report) {
@@ -895,7 +953,7 @@ int do_trial(int argc, char **argv)
 		}
 		if (state_read(report, &s))
 			goto out;
-		rc = trial_report(report, &s, &n);
+		rc = trial_report(report, &s, !strcmp(format, "json"), &n);
 		if (rc)
 			goto out;
 		if (stop && state_target(&s)->stop(&s))
