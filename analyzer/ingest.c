@@ -8,8 +8,10 @@
  * bursty logs, never runs. Each batch of rows is committed together with
  * the position reached in the file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,8 @@
 #include "ingest.h"
 
 #define DEFAULT_LOG "/var/log/audit/audit.log"
+#define AUDITD_CONF "/etc/audit/auditd.conf"
+#define CP_MAX (64 * 1024) /* a checkpoint file's size */
 #define MAX_ROTATED 99
 #define MAX_LINE (64 * 1024) /* auditd writes at most ~9 KiB a record */
 #define READ_BUF (1024 * 1024)
@@ -34,9 +38,12 @@
 #define DEFAULT_BATCH 20000 /* lines per transaction */
 
 static const char ingest_usage[] =
-	"ingest [--db PATH] [FILE...|-]\n"
-	"  Store the vigil records of audit logs (default: " DEFAULT_LOG
-	".N ... " DEFAULT_LOG ").";
+	"ingest [--db PATH] [--checkpoint FILE] [FILE...|-]\n"
+	"  Store the vigil records of audit logs (default: auditd's\n"
+	"  log_file of " AUDITD_CONF ", else " DEFAULT_LOG ",\n"
+	"  its rotations LOG.N ... LOG.1 first). --checkpoint FILE: skip\n"
+	"  the events older than the newest one of each node a previous\n"
+	"  run with FILE stored, and store the newest of this run.";
 
 /* ---- bounded line reader ---- */
 
@@ -457,6 +464,178 @@ static bool context_fast_path(struct ingest *in, const struct rec_header *h)
 	return true;
 }
 
+/* ---- --checkpoint FILE ---- */
+
+struct cp_node {
+	char *node;		/* "-": records without node= */
+	int64_t old_t, t;	/* time in ms: the file's, this run's newest */
+	uint64_t old_serial, serial;
+	bool old;		/* the file had this node */
+};
+
+struct ingest_checkpoint {
+	const char *file;
+	struct cp_node *v;
+	size_t n, cap;
+};
+
+/* A node name the file can hold: printable ASCII, no space. */
+static bool cp_name_ok(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
+static struct cp_node *cp_find(struct ingest_checkpoint *cp, const char *s,
+			       size_t len, bool add)
+{
+	struct cp_node *n;
+
+	for (size_t i = 0; i < cp->n; i++)
+		if (strlen(cp->v[i].node) == len &&
+		    !memcmp(cp->v[i].node, s, len))
+			return &cp->v[i];
+	if (!add || cp->n >= 4096 ||
+	    grow_array((void **)&cp->v, &cp->cap, cp->n + 1, sizeof(*n)))
+		return NULL;
+	n = &cp->v[cp->n];
+	memset(n, 0, sizeof(*n));
+	n->node = strndup(s, len);
+	if (!n->node)
+		return NULL;
+	cp->n++;
+	return n;
+}
+
+void ingest_checkpoint_free(struct ingest_checkpoint *cp)
+{
+	if (!cp)
+		return;
+	for (size_t i = 0; i < cp->n; i++)
+		free(cp->v[i].node);
+	free(cp->v);
+	free(cp);
+}
+
+/*
+ * Read FILE ("NODE TIME_MS SERIAL" lines, '#' comments; missing: empty).
+ * NULL after saying why.
+ */
+static struct ingest_checkpoint *cp_read(const char *file)
+{
+	struct ingest_checkpoint *cp = calloc(1, sizeof(*cp));
+	char *text = NULL, *line, *next;
+	unsigned int lineno = 0;
+	int rc;
+
+	if (!cp) {
+		p_err("out of memory");
+		return NULL;
+	}
+	cp->file = file;
+	rc = read_file(file, CP_MAX, &text, NULL);
+	if (rc == -ENOENT)
+		return cp;
+	if (rc) {
+		p_err("--checkpoint %s: %s", file, strerror(-rc));
+		goto fail;
+	}
+	for (line = text; line && *line; line = next) {
+		char node[256], rest;
+		long long t;
+		unsigned long long serial;
+		struct cp_node *n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (!*line || *line == '#')
+			continue;
+		if (sscanf(line, "%255s %lld %llu %c", node, &t, &serial,
+			   &rest) != 3 || t < 0 ||
+		    !cp_name_ok(node, strlen(node))) {
+			p_err("--checkpoint %s:%u: not 'NODE TIME_MS SERIAL'",
+			      file, lineno);
+			goto fail;
+		}
+		n = cp_find(cp, node, strlen(node), true);
+		if (!n) {
+			p_err("out of memory");
+			goto fail;
+		}
+		n->old = true;
+		n->old_t = n->t = t;
+		n->old_serial = n->serial = serial;
+	}
+	free(text);
+	return cp;
+fail:
+	free(text);
+	ingest_checkpoint_free(cp);
+	return NULL;
+}
+
+/* Write the newest event of each node, atomically. 0 or -errno (said). */
+static int cp_write(const struct ingest_checkpoint *cp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		return -ENOMEM;
+	fputs("# vigil ingest --checkpoint: NODE TIME_MS SERIAL, the newest "
+	      "event ingested of each node (-: records without node=)\n", f);
+	for (size_t i = 0; i < cp->n; i++)
+		fprintf(f, "%s %lld %llu\n", cp->v[i].node,
+			(long long)cp->v[i].t,
+			(unsigned long long)cp->v[i].serial);
+	if (fclose(f)) {
+		free(text);
+		return -ENOMEM;
+	}
+	rc = write_file_atomic(cp->file, text, len);
+	if (rc)
+		p_err("--checkpoint %s: %s", cp->file, strerror(-rc));
+	free(text);
+	return rc;
+}
+
+/*
+ * Whether the record of header h is older than the checkpoint of its
+ * node (then it is skipped: ingested by an earlier run); else the node's
+ * newest event is kept for the next checkpoint. An event of the
+ * checkpoint's own key is read again (the database drops it if stored).
+ */
+static bool cp_skip(struct ingest_checkpoint *cp, const struct rec_header *h)
+{
+	const char *name = h->node ? h->node : "-";
+	size_t len = h->node ? h->node_len : 1;
+	int64_t t = (int64_t)h->sec * 1000 + h->ms;
+	struct cp_node *n;
+
+	if (!cp || !cp_name_ok(name, len))
+		return false;
+	n = cp_find(cp, name, len, true);
+	if (!n)
+		return false;	/* out of room: read, not kept */
+	if (n->old && (t < n->old_t ||
+		       (t == n->old_t && h->serial < n->old_serial)))
+		return true;
+	if (t > n->t || (t == n->t && h->serial > n->serial) ||
+	    (!n->old && !n->t)) {
+		n->t = t;
+		n->serial = h->serial;
+	}
+	return false;
+}
+
 static int process_line(struct ingest_run *run, char *buf, size_t len,
 			const char *file, uint64_t line)
 {
@@ -493,6 +672,8 @@ static int process_line(struct ingest_run *run, char *buf, size_t len,
 	case HEADER_OK:
 		break;
 	}
+	if (cp_skip(run->cp, &h))
+		return 0;
 	if (context_fast_path(in, &h))
 		return 0;
 	buf[len] = '\n';
@@ -784,6 +965,8 @@ int ingest_run_init(struct ingest_run *run, struct vigil_store *store)
 
 void ingest_run_fini(struct ingest_run *run)
 {
+	ingest_checkpoint_free(run->cp);
+	run->cp = NULL;
 	ingest_fini(&run->in);
 	if (run->au)
 		auparse_destroy(run->au);
@@ -802,25 +985,82 @@ static long env_long(const char *name, long def)
 	return (long)n;
 }
 
-/* The default inputs: audit.log.N (oldest first) then audit.log. */
+/*
+ * auditd's log file: log_file of auditd.conf ($VIGIL_AUDITD_CONF, else
+ * AUDITD_CONF; "key = value" lines, '#' comments, as auditd reads it),
+ * else DEFAULT_LOG. A new string, or NULL.
+ */
+static char *auditd_log_file(void)
+{
+	const char *conf = getenv("VIGIL_AUDITD_CONF");
+	char *text = NULL, *line, *next, *log = NULL;
+	unsigned int lineno = 0;
+	int rc;
+
+	if (!conf || !*conf)
+		conf = AUDITD_CONF;
+	rc = read_file(conf, 1 << 20, &text, NULL);
+	if (rc) {
+		if (rc != -ENOENT)
+			p_warn("%s: %s: reading %s", conf, strerror(-rc),
+			       DEFAULT_LOG);
+		return strdup(DEFAULT_LOG);
+	}
+	for (line = text; line && *line && !log; line = next) {
+		char *k, *v, *e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		for (k = line; isspace((unsigned char)*k); k++)
+			;
+		if (strncmp(k, "log_file", 8))
+			continue;
+		for (v = k + 8; *v == ' ' || *v == '\t'; v++)
+			;
+		if (*v++ != '=')
+			continue;
+		for (; *v == ' ' || *v == '\t'; v++)
+			;
+		for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);
+		     e--)
+			;
+		*e = '\0';
+		if (*v != '/') {
+			p_warn("%s:%u: log_file %s is not an absolute path: "
+			       "reading %s", conf, lineno, v, DEFAULT_LOG);
+			break;
+		}
+		log = strdup(v);
+	}
+	free(text);
+	return log ? log : strdup(DEFAULT_LOG);
+}
+
+/* The default inputs: LOG.N (oldest first) then LOG, auditd's log_file. */
 static char **default_inputs(int *ret_count)
 {
 	char **list = calloc(MAX_ROTATED + 2, sizeof(*list));
+	char *log = auditd_log_file();
 	int n = 0;
 
-	if (!list)
+	if (!list || !log) {
+		free(list);
+		free(log);
 		return NULL;
+	}
 	for (int i = MAX_ROTATED; i >= 1; i--) {
 		char *p;
 
-		if (asprintf(&p, "%s.%d", DEFAULT_LOG, i) < 0)
+		if (asprintf(&p, "%s.%d", log, i) < 0)
 			continue;
 		if (access(p, F_OK) == 0)
 			list[n++] = p;
 		else
 			free(p);
 	}
-	list[n++] = strdup(DEFAULT_LOG);
+	list[n++] = log;
 	*ret_count = n;
 	return list;
 }
@@ -886,12 +1126,36 @@ int do_ingest(int argc, char **argv)
 	struct ingest_run run = { 0 };
 	struct vigil_store *store = NULL;
 	char **inputs, **defaults = NULL;
-	int ninputs, first, ret = EXIT_USAGE, rc;
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "checkpoint", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *checkpoint = NULL;
+	struct ingest_checkpoint *cp = NULL;
+	int ninputs, first, ret = EXIT_USAGE, rc, c;
 	char err[256];
 
-	first = verb_getopt_db(argc, argv, ingest_usage);
-	if (first < 0)
-		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			vigil_db_opt = optarg;
+			break;
+		case 'c':
+			checkpoint = optarg;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", progname, ingest_usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s %s\n", progname,
+				ingest_usage);
+			return EXIT_USAGE;
+		}
+	}
+	first = optind;
 	if (first < argc) {
 		inputs = argv + first;
 		ninputs = argc - first;
@@ -908,6 +1172,12 @@ int do_ingest(int argc, char **argv)
 		p_err("nothing to read: no database written");
 		goto out;
 	}
+	/* a bad checkpoint file: said before a database is made */
+	if (checkpoint) {
+		cp = cp_read(checkpoint);
+		if (!cp)
+			goto out;
+	}
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
 		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		goto out;
@@ -916,6 +1186,8 @@ int do_ingest(int argc, char **argv)
 		p_err("auparse_init: %s", strerror(errno));
 		goto out;
 	}
+	run.cp = cp;
+	cp = NULL;
 	run.batch = env_long("VIGIL_INGEST_BATCH", DEFAULT_BATCH);
 	run.crash_after = env_long("VIGIL_TEST_CRASH_AFTER", 0);
 	for (int i = 0; i < ninputs; i++) {
@@ -945,9 +1217,13 @@ int do_ingest(int argc, char **argv)
 		ret = EXIT_FINDING;
 	else
 		ret = EXIT_OK;
+	/* every batch committed: the next run may skip what this one read */
+	if (run.cp && cp_write(run.cp))
+		ret = EXIT_USAGE;
 out_fini:
 	ingest_run_fini(&run);
 out:
+	ingest_checkpoint_free(cp);
 	vigil_store_close(store);
 	if (defaults) {
 		for (int i = 0; i < ninputs; i++)

@@ -346,6 +346,59 @@ k_completion_format() {
 	' - analyzer/vigil.bash-completion "$VIGIL"
 }
 
+# ingest --checkpoint FILE (as ausearch's): the newest event of each node
+# kept in FILE after a run; the next run skips what is older; a bad FILE
+# is refused before a database is made.
+k_ingest_checkpoint() {
+	local db=$cw/cp.db cp=$cw/cp.state
+	rm -f "$db"* "$cp" "$cw/cp2.db"*
+	# (a pipe: a redirected file would be resumed by its position)
+	cat $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	[ "$(grep -v '^#' "$cp")" = '- 1796284357701 73' ]
+	# the same stream again: only the checkpoint's own event is read
+	cat $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q '^vigil ingest: 1 events read, 0 vigil records stored, 1 duplicates skipped' "$cw/o"
+	# old and new: the new records only
+	cat $fx/vigil-learn.log $fx/vigil-generate.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q ' 40 vigil records stored, 1 duplicates skipped' "$cw/o"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 60 ]
+	[ "$(grep -v '^#' "$cp")" = '- 1796290040540 540' ]
+	# one line per node
+	sed 's/^type=/node=hostA type=/' $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q '^hostA 1796284357701 73$' "$cp"
+	grep -q '^- 1796290040540 540$' "$cp"
+	echo 'not a checkpoint' > "$cw/bad.state"
+	expect_rc 2 "$VIGIL" --db "$cw/cp2.db" ingest --checkpoint "$cw/bad.state" $fx/vigil-learn.log
+	grep -q "^vigil: ingest: --checkpoint $cw/bad.state:1: not 'NODE TIME_MS SERIAL'\$" "$cw/e"
+	[ ! -e "$cw/cp2.db" ]
+	rm -f "$db"* "$cp" "$cw/bad.state"
+}
+
+# ingest without a file reads auditd's log_file (auditd.conf, here
+# $VIGIL_AUDITD_CONF) and its rotations, oldest first.
+k_ingest_auditd_conf() {
+	local d=$cw/auditconf
+	rm -rf "$d"
+	mkdir -p "$d/log"
+	cp $fx/vigil-learn.log "$d/log/my.log.1"
+	cp $fx/vigil-generate.log "$d/log/my.log"
+	printf '# auditd.conf\nlocal_events = yes\n  log_file =  %s/log/my.log  \nlog_format = ENRICHED\n' "$d" > "$d/auditd.conf"
+	VIGIL_AUDITD_CONF=$d/auditd.conf expect_rc 0 "$VIGIL" --db "$d/v.db" ingest
+	[ "$(count "$d/v.db" 'SELECT count(*) FROM records')" = 60 ]
+	[ "$(count "$d/v.db" 'SELECT group_concat(path, " ") FROM (SELECT path FROM sources ORDER BY rowid)')" = "$d/log/my.log.1 $d/log/my.log" ]
+	# a relative log_file: said, the default read
+	printf 'log_file = my.log\n' > "$d/rel.conf"
+	# (exit 2 unless this machine has that log: not checked)
+	VIGIL_AUDITD_CONF=$d/rel.conf "$VIGIL" --db "$d/w.db" ingest \
+		> "$cw/o" 2> "$cw/e" || true
+	grep -q "rel.conf:1: log_file my.log is not an absolute path: reading /var/log/audit/audit.log" "$cw/e"
+	rm -rf "$d"
+}
+
 t_cli k_readonly_no_wal k_readonly_no_wal
 t_cli k_port_leading_zero k_port_leading_zero
 t_cli k_repeated_block k_repeated_block
@@ -365,3 +418,5 @@ t_cli k_boot_list_json k_boot_list_json
 t_cli k_snapshot_json k_snapshot_json
 t_cli k_trial_report_json k_trial_report_json
 t_cli k_completion_format k_completion_format
+t_cli k_ingest_checkpoint k_ingest_checkpoint
+t_cli k_ingest_auditd_conf k_ingest_auditd_conf
