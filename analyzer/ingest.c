@@ -1137,24 +1137,17 @@ int do_ingest(int argc, char **argv)
 	int ninputs, first, ret = EXIT_USAGE, rc, c;
 	char err[256];
 
+	struct verb_opts vo;
+
+	if (verb_opts_init(&vo, ingest_usage, argc))
+		return EXIT_USAGE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
-		case 'c':
+	while ((c = verb_getopt(argc, argv, "+h", opts, &vo)) > 0)
+		if (c == 'c')
 			checkpoint = optarg;
-			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, ingest_usage);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname,
-				ingest_usage);
-			return EXIT_USAGE;
-		}
-	}
+	verb_opts_free(&vo);
+	if (c < 0)
+		return c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
 	first = optind;
 	if (first < argc) {
 		inputs = argv + first;

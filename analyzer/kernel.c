@@ -154,35 +154,27 @@ static int kernel_verb_opts(int argc, char **argv, const char *usage,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "text";
-	int c;
+	struct verb_opts vo;
+	int c, rc = 0;
 
+	if (verb_opts_init(&vo, usage, argc))
+		return -2;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			vigil_db_opt = optarg;
-			break;
-		case 'f':
+	while ((c = verb_getopt(argc, argv, "+h", opts, &vo)) > 0)
+		if (c == 'f')
 			format = optarg;
-			break;
-		case 'h':
-			printf("usage: %s %s\n", progname, usage);
-			return -1;
-		default:
-			fprintf(stderr, "usage: %s %s\n", progname, usage);
-			return -2;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "usage: %s %s\n", progname, usage);
-		return -2;
-	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
+	if (c < 0) {
+		rc = c == VERB_GETOPT_HELP ? -1 : -2;
+	} else if (optind != argc) {
+		verb_usage_error(&vo);
+		rc = -2;
+	} else if (strcmp(format, "text") && strcmp(format, "json")) {
 		p_err("--format %s: unknown format (text or json)", format);
-		return -2;
+		rc = -2;
 	}
 	*json = !strcmp(format, "json");
-	return 0;
+	verb_opts_free(&vo);
+	return rc;
 }
 
 int do_status(int argc, char **argv)
