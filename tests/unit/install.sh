@@ -154,6 +154,9 @@ i_deb_package() {
 	inst_expected | diff - "$iw/deb.files2"
 	dpkg-deb -f "$deb" Depends | grep -q libsqlite3
 	dpkg-deb -I "$deb" conffiles | grep -qx /etc/audit/plugins.d/vigil.conf
+	# 0640 as make install makes it (dh_fixperms would make it 0644)
+	dpkg-deb -c "$deb" > "$iw/deb.list"
+	grep -q '^-rw-r----- root/root .* \./etc/audit/plugins\.d/vigil\.conf$' "$iw/deb.list"
 	dpkg-deb -x "$deb" "$x"
 	grep -q '^active = no$' "$x/etc/audit/plugins.d/vigil.conf"
 	rm -rf "$iw/run"
