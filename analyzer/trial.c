@@ -553,6 +553,32 @@ struct trial_target {
 };
 
 /*
+ * A "profile NAME\tFILE\tEXE" line of the state (NAME, then suffix: a
+ * target's word, no tab) and the user's "MODE: NAME" line, "(EXE)" after
+ * it when show_exe (as terminal text). 0 or -ENOMEM.
+ */
+static int state_profile(FILE *f, const char *mode, const char *name,
+			 const char *suffix, const char *file, const char *exe,
+			 bool show_exe)
+{
+	int rc;
+
+	fprintf(f, "profile %s%s\t", name, suffix);
+	rc = state_put(f, file);
+	fputc('\t', f);
+	rc = rc ? rc : state_put(f, exe);
+	fputc('\n', f);
+	printf("%s: %s%s", mode, name, suffix);
+	if (show_exe) {
+		fputs(" (", stdout);
+		esc_text(stdout, exe);
+		putchar(')');
+	}
+	putchar('\n');
+	return rc;
+}
+
+/*
  * AppArmor: only the subjects no other one runs: a child runs under its
  * parent's profile (ix); its own profile would confine it for the whole
  * system. All those running under them are the trial's subjects.
@@ -591,14 +617,8 @@ static int aa_profiles(struct trial_start *t)
 			rc = -ENOMEM;
 			break;
 		}
-		fprintf(t->f, "profile %s\t", name);
-		rc = state_put(t->f, prof);
-		fputc('\t', t->f);
-		rc = rc ? rc : state_put(t->f, rs->subjects[i].exe);
-		fputc('\n', t->f);
-		printf("complain: %s (", name);
-		esc_text(stdout, rs->subjects[i].exe);
-		puts(")");
+		rc = state_profile(t->f, "complain", name, "", prof,
+				   rs->subjects[i].exe, true);
 		t->load[t->nload++] = (char *)prof;
 		free(name);
 		if (rc)
@@ -668,15 +688,10 @@ static int tomoyo_profiles(struct trial_start *t)
 		rc = state_put(t->f, t->files.paths[1]);
 		fputc('\n', t->f);
 	}
-	for (i = 0; !rc && i < nd; i++) {
-		fprintf(t->f, "profile %s\t", domains[i]);
-		rc = state_put(t->f, t->files.paths[0]);
-		fputc('\t', t->f);
-		if (!rc)
-			rc = state_put(t->f, domains[i] + strlen("<kernel> "));
-		fputc('\n', t->f);
-		printf("permissive: %s\n", domains[i]);
-	}
+	for (i = 0; !rc && i < nd; i++)
+		rc = state_profile(t->f, "permissive", domains[i], "",
+				   t->files.paths[0],
+				   domains[i] + strlen("<kernel> "), false);
 	for (i = 0; i < nd; i++)
 		free(domains[i]);
 	free(domains);
@@ -736,14 +751,8 @@ static int selinux_profiles(struct trial_start *t)
 			break;
 		}
 		/* domain names are letters, digits and '_' */
-		fprintf(t->f, "profile %s_t\t", mod);
-		rc = state_put(t->f, pp);
-		fputc('\t', t->f);
-		rc = rc ? rc : state_put(t->f, rs->subjects[i].exe);
-		fputc('\n', t->f);
-		printf("permissive: %s_t (", mod);
-		esc_text(stdout, rs->subjects[i].exe);
-		puts(")");
+		rc = state_profile(t->f, "permissive", mod, "_t", pp,
+				   rs->subjects[i].exe, true);
 		t->load[t->nload] = (char *)pp;
 		t->exes[t->nload++] = rs->subjects[i].exe;
 	}
