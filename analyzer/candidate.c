@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "rules.h"
+#include "util.h"
 #include "export.h"
 #include "export/driver.h"
 #include "candidate.h"
@@ -335,4 +336,39 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 fail:
 	vigil_ruleset_free(&rs);
 	return rc;
+}
+
+int candidate_read(const char *file, char **ret_text, size_t *ret_len,
+		   struct vigil_policy **ret_pol)
+{
+	struct vigil_policy_error perr = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	*ret_pol = NULL;
+	if (ret_text)
+		*ret_text = NULL;
+	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
+	if (rc) {
+		p_err("%s: %s", file,
+		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
+				     "limit)" : strerror(-rc));
+		return rc;
+	}
+	rc = vigil_policy_parse(text, len, ret_pol, &perr);
+	if (rc) {
+		p_err("%s:%u: %s", file, perr.line,
+		      perr.msg[0] ? perr.msg : strerror(-rc));
+		free(text);
+		*ret_pol = NULL;
+		return rc;
+	}
+	if (ret_text) {
+		*ret_text = text;
+		*ret_len = len;
+	} else {
+		free(text);
+	}
+	return 0;
 }

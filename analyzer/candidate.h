@@ -45,4 +45,15 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			      struct vigil_ruleset *ret, char *err,
 			      size_t err_size);
 
+/*
+ * Read the candidate policy file ("-": standard input) and parse it with
+ * the kernel's parser. 0, with *ret_pol and (ret_text not NULL) the text,
+ * NUL-terminated, *ret_len bytes, both the caller's. Else the error is
+ * said (p_err) as "FILE: why" (unreadable, larger than 1 MiB) or
+ * "FILE:LINE: why" (the parser's), nothing is returned, and the result is
+ * read_file's -errno or the parser's.
+ */
+int candidate_read(const char *file, char **ret_text, size_t *ret_len,
+		   struct vigil_policy **ret_pol);
+
 #endif /* VIGIL_ANALYZER_CANDIDATE_H */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
@@ -24,6 +26,7 @@
 #include "rules.h"
 #include "ptext.h"
 #include "policy.h"
+#include "candidate.h"
 
 
 static void put_access(FILE *f, enum vigil_class class, uint64_t access)
@@ -70,13 +73,100 @@ static void put_hosts(FILE *f, const struct vigil_ruleset *rs,
 	}
 }
 
+/* A JSON string member of an access: ,"KEY":"ACCESS". */
+static void json_access(FILE *f, const char *key, enum vigil_class class,
+			uint64_t access)
+{
+	fprintf(f, ",\"%s\":\"", key);
+	put_access(f, class, access);	/* letters and words only */
+	fputc('"', f);
+}
+
+/* One missing rule as a JSON object (diff --format json). */
+static int json_missing(FILE *f, const struct vigil_ruleset *rs,
+			const struct vigil_subject_rules *sr,
+			const struct vigil_policy_subject *ps,
+			const struct vigil_rule *r, uint64_t miss, bool first)
+{
+	char t1[32], t2[32];
+	unsigned int shown = 0;
+	int rc;
+
+	fputs(first ? "{" : ",{", f);
+	rc = esc_json_member(f, "exe", sr->exe);
+	fputc(',', f);
+	rc = rc ? rc : esc_json_member(f, "via", sr->chain);
+	fprintf(f, ",\"in_policy\":%s,\"class\":\"%s\"", ps ? "true" : "false",
+		vigil_class_name(r->class));
+	json_access(f, "access", r->class, miss);
+	fputc(',', f);
+	rc = rc ? rc : esc_json_member(f, "object", r->glob);
+	fprintf(f, ",\"count\":%llu,\"first\":\"%s\",\"last\":\"%s\","
+		"\"uids\":[", (unsigned long long)r->count,
+		vigil_time_iso(r->first, t1, sizeof(t1)),
+		vigil_time_iso(r->last, t2, sizeof(t2)));
+	for (unsigned int u = 0; u < r->uids.n; u++)
+		fprintf(f, "%s%u", u ? "," : "", (unsigned int)r->uids.v[u]);
+	fprintf(f, "],\"uids_more\":%s,\"hosts\":[",
+		r->uids.more ? "true" : "false");
+	if (rs->nodes && rs->nhosts > 1 && r->hosts) {
+		for (size_t h = 0; !rc && h < rs->nodes->n; h++) {
+			if (!(r->hosts[h / 64] >> (h % 64) & 1))
+				continue;
+			json_t *j = json_string(rs->nodes->names[h]);
+
+			/* a host name not UTF-8 is left out of JSON */
+			if (!j)
+				continue;
+			fputs(shown++ ? "," : "", f);
+			rc = json_dumpf(j, f, JSON_ENCODE_ANY |
+					JSON_ENSURE_ASCII) ? -ENOMEM : 0;
+			json_decref(j);
+		}
+	}
+	fputs("],\"flag\":", f);
+	if (vigil_rule_flagged(r))
+		fprintf(f, "\"%s\"", vigil_uid_class(r->uids.v[0]));
+	else
+		fputs("null", f);
+	fputc('}', f);
+	return rc;
+}
+
+/* One rule never used as a JSON object. */
+static int json_unused(FILE *f, const struct ptext *pt,
+		       const struct prule *pr, const char *file, bool first)
+{
+	int rc;
+
+	fputs(first ? "{" : ",{", f);
+	rc = esc_json_member(f, "file", file);
+	fprintf(f, ",\"line\":%u,", pr->line);
+	rc = rc ? rc : esc_json_member(f, "rule", pr->text);
+	fputc(',', f);
+	rc = rc ? rc : esc_json_member(f, "subject",
+				       pt->blocks[pr->block].src);
+	json_access(f, "unused_access", pr->class, pr->access & ~pr->used);
+	fprintf(f, ",\"partly_used\":%s}", pr->used ? "true" : "false");
+	return rc;
+}
+
+/*
+ * Compare; print the sections (json: the "missing" and "unused" members
+ * of diff --format json); the numbers of differences in *ret_miss and
+ * *ret_unused. 0, -EINVAL (the two readings disagree) or -ENOMEM.
+ */
 static int compare(const struct vigil_ruleset *rs,
 		   const struct vigil_policy *pol, struct ptext *pt,
-		   const char *file, bool filtered, FILE *f, size_t *ret_miss,
-		   size_t *ret_unused)
+		   const char *file, bool filtered, bool json, FILE *f,
+		   size_t *ret_miss, size_t *ret_unused)
 {
 	size_t nmiss = 0, nunused = 0, i, j, k;
 	char t1[32], t2[32];
+	int rc = 0;
+
+	if (json)
+		fputs("\"missing\":[", f);
 
 	for (i = 0; i < rs->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rs->subjects[i];
@@ -118,6 +208,14 @@ static int compare(const struct vigil_ruleset *rs,
 			miss = ptext_missing(ps, r->class, r->access, obj);
 			if (!miss)
 				continue;
+			if (json) {
+				rc = json_missing(f, rs, sr, ps, r, miss,
+						  !nmiss);
+				if (rc)
+					return rc;
+				nmiss++;
+				continue;
+			}
 			if (!nmiss)
 				fprintf(f, "needed but missing:\n");
 			if (!opened) {
@@ -147,6 +245,8 @@ static int compare(const struct vigil_ruleset *rs,
 		if (opened)
 			fprintf(f, "}\n");
 	}
+	if (json)
+		fputs("],\"unused\":[", f);
 	for (k = 0; k < pt->nrules; k++) {
 		const struct prule *pr = &pt->rules[k];
 
@@ -154,6 +254,13 @@ static int compare(const struct vigil_ruleset *rs,
 			continue;
 		if (pr->used == pr->access)
 			continue;
+		if (json) {
+			rc = json_unused(f, pt, pr, file, !nunused);
+			if (rc)
+				return rc;
+			nunused++;
+			continue;
+		}
 		if (!nunused)
 			fprintf(f, "allowed but never used:\n");
 		/* the candidate's text as written, as terminal text */
@@ -169,6 +276,8 @@ static int compare(const struct vigil_ruleset *rs,
 		fputc('\n', f);
 		nunused++;
 	}
+	if (json)
+		fputs("]", f);
 	*ret_miss = nmiss;
 	*ret_unused = nunused;
 	return 0;
@@ -202,15 +311,44 @@ static int aa_diff_one(void *ctx, const char *text)
 /* Print the AppArmor section (nothing when there is no record), in the
  * order first seen. 0 or -errno (-EIO: the store's message). */
 static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
-			 FILE *f)
+			 bool json, FILE *f)
 {
+	static const char *const field[] = { "verdict", "profile",
+					     "operation", "object", "mask" };
 	size_t i;
 	int rc;
 
 	rc = vigil_store_apparmor_window(store, INT64_MIN, INT64_MAX,
 					 aa_diff_one, a);
-	if (rc || !a->t.keys.n)
+	if (rc)
 		return rc;
+	if (json) {
+		/* "apparmor":{"allowed":N,"denied":N,"records":[...]} */
+		fprintf(f, ",\"apparmor\":{\"allowed\":%lld,\"denied\":%lld,"
+			"\"records\":[", a->t.allowed, a->t.denied);
+		for (i = 0; !rc && i < a->t.keys.n; i++) {
+			const char *p = a->t.keys.names[i];
+
+			fputs(i ? ",{" : "{", f);
+			for (int k = 0; !rc && k < 5; k++) {
+				size_t n = p ? strcspn(p, "\t") : 0;
+				char *v = strndup(p ? p : "", n);
+
+				if (!v)
+					return -ENOMEM;
+				if (k)
+					fputc(',', f);
+				rc = esc_json_member(f, field[k], v);
+				free(v);
+				p = p && p[n] ? p + n + 1 : NULL;
+			}
+			fprintf(f, ",\"count\":%lld}", a->t.count[i]);
+		}
+		fputs("]}", f);
+		return rc;
+	}
+	if (!a->t.keys.n)
+		return 0;
 	fprintf(f, "AppArmor (whole database): %lld ALLOWED (complain mode: "
 		"what it would have denied), %lld DENIED:\n", a->t.allowed,
 		a->t.denied);
@@ -249,12 +387,14 @@ int do_diff(int argc, char **argv)
 		{ "uid", required_argument, NULL, 'u' },
 		{ "node", required_argument, NULL, VERB_OPT_NODE },
 		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"diff [--db PATH] [--subject EXE]... [--uid UID[,UID...]]\n"
-		"     [--node HOST]... [--all-nodes] POLICY|-\n"
+		"     [--node HOST]... [--all-nodes] [--format text|json]\n"
+		"     POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
 		"  they differ, 0 when they agree). Then AppArmor's ALLOWED\n"
@@ -268,8 +408,9 @@ int do_diff(int argc, char **argv)
 		"  records (node=) to read; one of them is needed when the\n"
 		"  database holds several (docs/fleet.md). Over\n"
 		"  several hosts, each missing access names the hosts that\n"
-		"  did it.";
-	struct vigil_policy_error perr = { 0 };
+		"  did it. --format json: one object (docs/analyzer.md).";
+	const char *format = "text";
+	bool json;
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_store *store = NULL;
@@ -289,8 +430,10 @@ int do_diff(int argc, char **argv)
 	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
 	optind = 1;
-	c = verb_getopt(argc, argv, "+h", opts, &vo);
-	if (c) {
+	while ((c = verb_getopt(argc, argv, "+h", opts, &vo)) > 0)
+		if (c == 'f')
+			format = optarg;
+	if (c < 0) {
 		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
 		goto out;
 	}
@@ -298,20 +441,14 @@ int do_diff(int argc, char **argv)
 		verb_usage_error(&vo);
 		goto out;
 	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		p_err("--format %s: unknown format (text or json)", format);
+		goto out;
+	}
+	json = !strcmp(format, "json");
 	file = argv[optind];
-	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
-	if (rc) {
-		p_err("%s: %s", file,
-		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
-				     "limit)" : strerror(-rc));
+	if (candidate_read(file, &text, &len, &pol))
 		goto out;
-	}
-	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (rc) {
-		p_err("%s:%u: %s", file, perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-		goto out;
-	}
 	rc = ptext_read(text, len, &pt, &line);
 	if (rc) {
 		p_err("%s:%u: %s", file, line,
@@ -340,24 +477,37 @@ int do_diff(int argc, char **argv)
 			ret = EXIT_FINDING;
 		goto out;
 	}
-	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0, stdout, &nmiss,
-		     &nunused);
+	if (json) {
+		fputs("{\"version\":1,", stdout);
+		if (esc_json_member(stdout, "candidate", file)) {
+			p_err("out of memory");
+			goto out;
+		}
+		fputc(',', stdout);
+	}
+	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0, json, stdout,
+		     &nmiss, &nunused);
 	if (rc) {
-		p_err("%s: the parser and the rule listing disagree (a bug)",
-		      file);
+		p_err("%s: %s", file, rc == -ENOMEM ? "out of memory" :
+		      "the parser and the rule listing disagree (a bug)");
 		goto out;
 	}
-	rc = aa_diff_print(store, &aa, stdout);
+	rc = aa_diff_print(store, &aa, json, stdout);
 	if (rc) {
 		p_err("%s: %s", db,
 		      rc == -EIO ? vigil_store_errmsg(store) : strerror(-rc));
 		goto out;
 	}
-	printf("%zu needed but missing, %zu allowed but never used", nmiss,
-	       nunused);
-	if (aa.t.keys.n)
+	if (json)
+		printf(",\"missing_count\":%zu,\"unused_count\":%zu}\n", nmiss,
+		       nunused);
+	else
+		printf("%zu needed but missing, %zu allowed but never used",
+		       nmiss, nunused);
+	if (!json && aa.t.keys.n)
 		printf(", %lld AppArmor records", aa.t.allowed + aa.t.denied);
-	putchar('\n');
+	if (!json)
+		putchar('\n');
 	if (fflush(stdout)) {
 		p_err("stdout: %s", strerror(errno));
 		goto out;

@@ -185,6 +185,15 @@ static int json_put(FILE *f, const char *s, size_t len, bool ascii)
 	return rc ? -ENOMEM : 0;
 }
 
+int esc_json_key(FILE *f, const char *key)
+{
+	int rc = json_put(f, key, strlen(key), false);
+
+	if (!rc)
+		fputc(':', f);
+	return rc;
+}
+
 int esc_json_member(FILE *f, const char *key, const char *s)
 {
 	size_t len, i = 0, n, w = 0;

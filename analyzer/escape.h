@@ -48,6 +48,10 @@ void esc_html(FILE *f, const char *s);
  */
 int esc_json_member(FILE *f, const char *key, const char *s);
 
+/* "KEY": (a member's name and colon; its value written by the caller),
+ * KEY escaped by jansson. 0, or -ENOMEM. */
+int esc_json_key(FILE *f, const char *key);
+
 /* Whether s is UTF-8 throughout (controls allowed). */
 bool esc_is_utf8(const char *s, size_t len);
 

@@ -128,7 +128,6 @@ int export_load_candidate(const char *file, char *const *subjects,
 			  size_t nsubjects, struct export_opts *eo,
 			  struct vigil_ruleset *rs)
 {
-	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset obs = { 0 };
 	struct vigil_via_evidence ev = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -139,27 +138,15 @@ int export_load_candidate(const char *file, char *const *subjects,
 	size_t len;
 	int rc;
 
-	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
-	if (rc) {
-		p_err("%s: %s", file,
-		      rc == -EFBIG ? "policy larger than 1 MiB (the kernel's "
-				     "limit)" : strerror(-rc));
+	if (candidate_read(file, &text, &len, &pol))
 		return -EINVAL;
-	}
-	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (!rc)
-		lines = block_lines(text, len);
+	lines = block_lines(text, len);
 	/* a repeated block is legal, never used, and not exported: said */
-	if (!rc && lines && ptext_warn_repeated(file, text, len) == -ENOMEM) {
+	if (lines && ptext_warn_repeated(file, text, len) == -ENOMEM) {
 		free(lines);
 		lines = NULL;
 	}
 	free(text);
-	if (rc) {
-		p_err("%s:%u: %s", file, perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-		return -EINVAL;
-	}
 	if (!lines) {
 		vigil_policy_free(pol);
 		p_err("out of memory");

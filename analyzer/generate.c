@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "util.h"
 #include "nodes.h"
@@ -18,6 +19,7 @@
 #include "policy_write.h"
 #include "policy.h"
 #include "update.h"
+#include "candidate.h"
 
 static const char *plural(uint64_t n)
 {
@@ -47,6 +49,112 @@ static int make_text(const struct vigil_ruleset *rs, const char *db,
  * generate --update FILE: the four observation sets of update.h, the merge,
  * the result parsed and written (to out, else over FILE). An exit status.
  */
+/* A time in seconds as a JSON value: "ISO" or null (unknown). */
+static void json_time(FILE *f, const char *key, int64_t t)
+{
+	char b[32];
+
+	fprintf(f, ",\"%s\":", key);
+	if (t)
+		fprintf(f, "\"%s\"", vigil_time_iso(t, b, sizeof(b)));
+	else
+		fputs("null", f);
+}
+
+static void json_uids(FILE *f, const char *key, const uint32_t *v, size_t n)
+{
+	fprintf(f, ",\"%s\":[", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? "," : "", (unsigned int)v[i]);
+	fputc(']', f);
+}
+
+/* ,"KEY":"VALUE" (a name: escaped), or ,"KEY":null. */
+static int json_str(FILE *f, const char *key, const char *s)
+{
+	fputc(',', f);
+	return esc_json_member(f, key, s);
+}
+
+/*
+ * generate --format json: the rules with their evidence and the policy
+ * text (docs/generate.md), as one object in a new string. 0 or -ENOMEM.
+ */
+static int rules_json(const struct vigil_ruleset *rs, const char *policy,
+		      char **ret, size_t *ret_len)
+{
+	FILE *f = open_memstream(ret, ret_len);
+	char acc[1024];
+	int rc = 0;
+
+	if (!f)
+		return -ENOMEM;
+	fputs("{\"version\":1", f);
+	rc = json_str(f, "made_from", rs->made_from);
+	json_time(f, "first", rs->first);
+	json_time(f, "last", rs->last);
+	fprintf(f, ",\"records\":%llu,\"tuples\":%llu,\"skipped\":%llu,"
+		"\"flagged\":%llu,\"subjects\":[",
+		(unsigned long long)rs->records,
+		(unsigned long long)rs->tuples,
+		(unsigned long long)rs->skipped,
+		(unsigned long long)rs->flagged);
+	for (size_t i = 0; !rc && i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+
+		fputs(i ? ",{" : "{", f);
+		rc = esc_json_member(f, "exe", sr->exe);
+		rc = rc ? rc : json_str(f, "via", sr->via);
+		fprintf(f, ",\"events\":%llu", (unsigned long long)sr->events);
+		json_time(f, "first", sr->first);
+		json_time(f, "last", sr->last);
+		json_uids(f, "ran_as", sr->service_uids, sr->nservice_uids);
+		fputs(",\"rules\":[", f);
+		for (size_t j = 0; !rc && j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+
+			vigil_access_format(r->class, r->access, acc,
+					    sizeof(acc));
+			fprintf(f, "%s{\"class\":\"%s\",\"access\":\"%s\"",
+				j ? "," : "", vigil_class_name(r->class), acc);
+			rc = json_str(f, "glob", r->glob);
+			fprintf(f, ",\"generalised\":%s",
+				r->generalised ? "true" : "false");
+			rc = rc ? rc : json_str(f, "why", r->why);
+			rc = rc ? rc : json_str(f, "blast", r->blast);
+			rc = rc ? rc : json_str(f, "sensitive", r->sensitive);
+			fprintf(f, ",\"count\":%llu,\"distinct\":%u",
+				(unsigned long long)r->count, r->distinct);
+			json_time(f, "first", r->first);
+			json_time(f, "last", r->last);
+			json_uids(f, "uids", r->uids.v, r->uids.n);
+			fprintf(f, ",\"uids_more\":%s,\"flag\":%s,"
+				"\"examples\":[", r->uids.more ? "true" : "false",
+				vigil_rule_flagged(r) ? "true" : "false");
+			/* each {"object":NAME} (and "object_hex" when the
+			 * name is not UTF-8: its exact bytes) */
+			for (unsigned int k = 0; !rc && k < r->nexamples; k++) {
+				fputs(k ? ",{" : "{", f);
+				rc = esc_json_member(f, "object",
+						     r->examples[k]);
+				fputc('}', f);
+			}
+			fputs("]}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]", f);
+	rc = rc ? rc : json_str(f, "policy", policy);
+	fputs("}\n", f);
+	if (fclose(f))
+		rc = -ENOMEM;
+	if (rc) {
+		free(*ret);
+		*ret = NULL;
+	}
+	return rc;
+}
+
 static int generate_update(struct vigil_store *store, const char *db,
 			   const char *file, const char *out,
 			   const struct vigil_rules_opts *ro,
@@ -65,18 +173,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 	size_t len, res_len = 0;
 	int rc, ret = EXIT_USAGE;
 
-	rc = read_file(file, VIGIL_POLICY_MAX_BYTES, &text, &len);
-	if (rc) {
-		p_err("%s: %s", file, rc == -EFBIG ? "policy larger than 1 "
-		      "MiB (the kernel's limit)" : strerror(-rc));
+	if (candidate_read(file, &text, &len, &pol))
 		goto out;
-	}
-	rc = vigil_policy_parse(text, len, &pol, &perr);
-	if (rc) {
-		p_err("%s:%u: %s", file, perr.line,
-		      perr.msg[0] ? perr.msg : strerror(-rc));
-		goto out;
-	}
 	if (!vigil_update_window(text, len, &from, &to))
 		known_from = (long long)from * 1000;
 	if (ro->since_ms) {
@@ -223,11 +321,13 @@ int do_generate(int argc, char **argv)
 		{ "min-hosts", required_argument, NULL, 'H' },
 		{ "node", required_argument, NULL, VERB_OPT_NODE },
 		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
+		"         [--format text|json]\n"
 		"         [--since TIME] [--until TIME] [--boot N|list]\n"
 		"         [--include-would-deny]\n"
 		"         [--sensitive FILE] [--broad] [--root DIR]\n"
@@ -271,7 +371,9 @@ int do_generate(int argc, char **argv)
 		"  several hosts, one policy from all they did, each rule\n"
 		"  saying on how many of the hosts that ran its subject it\n"
 		"  was seen; --min-hosts: leave out (listed in comments) the\n"
-		"  rules fewer hosts did.";
+		"  rules fewer hosts did.\n"
+		"  --format json: the rules with their evidence, and the\n"
+		"  policy text, as one JSON object (--boot list too).";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -285,8 +387,8 @@ int do_generate(int argc, char **argv)
 	char err[512] = "";
 	long long ms;
 	uint64_t v;
-	bool children = false;
-	const char *update = NULL;
+	bool children = false, json = false;
+	const char *update = NULL, *format = "text";
 	int c, rc, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -347,6 +449,9 @@ int do_generate(int argc, char **argv)
 			if (parse_min_hosts(optarg, &ro))
 				goto out;
 			break;
+		case 'f':
+			format = optarg;
+			break;
 		}
 	}
 	if (c < 0) {
@@ -355,6 +460,16 @@ int do_generate(int argc, char **argv)
 	}
 	if (optind != argc) {
 		verb_usage_error(&vo);
+		goto out;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		p_err("--format %s: unknown format (text or json)", format);
+		goto out;
+	}
+	json = !strcmp(format, "json");
+	if (json && update) {
+		p_err("--update: --format json does not apply (the candidate "
+		      "is rewritten as policy text)");
 		goto out;
 	}
 	if (ro.since_ms && ro.until_ms && ro.since_ms > ro.until_ms) {
@@ -384,7 +499,8 @@ int do_generate(int argc, char **argv)
 		goto out;
 	}
 	if (boot) {
-		rc = boot_window(store, db, boot, &ro.since_ms, &ro.until_ms);
+		rc = boot_window(store, db, boot, json, &ro.since_ms,
+				 &ro.until_ms);
 		if (rc == BOOT_LISTED)
 			ret = EXIT_OK;
 		if (rc)
@@ -501,6 +617,19 @@ int do_generate(int argc, char **argv)
 		      "please report it)", perr.line,
 		      perr.msg[0] ? perr.msg : strerror(-rc));
 		goto out;
+	}
+	if (json) {
+		char *j = NULL;
+		size_t jlen = 0;
+
+		rc = rules_json(&rs, text, &j, &jlen);
+		if (rc) {
+			p_err("cannot write the JSON: %s", strerror(-rc));
+			goto out;
+		}
+		free(text);
+		text = j;
+		len = jlen;
 	}
 	if (out) {
 		rc = write_file_atomic(out, text, len);

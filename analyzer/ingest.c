@@ -8,8 +8,10 @@
  * bursty logs, never runs. Each batch of rows is committed together with
  * the position reached in the file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,22 +27,30 @@
 #include "ingest.h"
 
 #define DEFAULT_LOG "/var/log/audit/audit.log"
+#define AUDITD_CONF "/etc/audit/auditd.conf"
+#define CP_MAX (64 * 1024) /* a checkpoint file's size */
 #define MAX_ROTATED 99
 #define MAX_LINE (64 * 1024) /* auditd writes at most ~9 KiB a record */
 #define READ_BUF (1024 * 1024)
 #define HEAD_MAX 4096
+#define MAX_RUN (1024 * 1024) /* bytes without a newline: not a text log */
+#define MAX_JUNK 10000 /* lines in a row that are no record (streams) */
 #define DEFAULT_BATCH 20000 /* lines per transaction */
 
 static const char ingest_usage[] =
-	"ingest [--db PATH] [FILE...|-]\n"
-	"  Store the vigil records of audit logs (default: " DEFAULT_LOG
-	".N ... " DEFAULT_LOG ").";
+	"ingest [--db PATH] [--checkpoint FILE] [FILE...|-]\n"
+	"  Store the vigil records of audit logs (default: auditd's\n"
+	"  log_file of " AUDITD_CONF ", else " DEFAULT_LOG ",\n"
+	"  its rotations LOG.N ... LOG.1 first). --checkpoint FILE: skip\n"
+	"  the events older than the newest one of each node a previous\n"
+	"  run with FILE stored, and store the newest of this run.";
 
 /* ---- bounded line reader ---- */
 
 enum {
 	LINE_TOO_LONG = 1,
 	LINE_NO_NEWLINE = 2,
+	LINE_ENDLESS = 4,
 };
 
 struct line_reader {
@@ -48,13 +58,16 @@ struct line_reader {
 	char *buf;
 	size_t pos, end;
 	bool eof;
+	bool bounded; /* a stream: stop past MAX_RUN without a newline */
 	uint64_t next_off; /* file offset after the last line returned */
 };
 
 /*
  * Next line, without its newline, writable, with one spare byte after it.
  * Lines longer than MAX_LINE are consumed whole and returned truncated
- * with LINE_TOO_LONG. Return 1, 0 at the end, or -errno.
+ * with LINE_TOO_LONG; in a stream (bounded), past MAX_RUN bytes without a
+ * newline (/dev/zero) the reader stops there: LINE_ENDLESS, and the input
+ * is read no further (a regular file is finite: read to its end). Return 1, 0 at the end, or -errno.
  */
 static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 		   unsigned int *ret_flags)
@@ -82,6 +95,12 @@ static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 			return 1;
 		}
 		have = lr->end - lr->pos;
+		if (lr->bounded && have + dropped >= MAX_RUN) {
+			*ret_line = lr->buf + lr->pos;
+			*ret_len = have < 256 ? have : 256;
+			*ret_flags = flags | LINE_TOO_LONG | LINE_ENDLESS;
+			return 1;
+		}
 		if (have >= MAX_LINE) {
 			/* keep a prefix for the message, drop the rest */
 			flags |= LINE_TOO_LONG;
@@ -114,6 +133,110 @@ static int lr_next(struct line_reader *lr, char **ret_line, size_t *ret_len,
 			lr->eof = true;
 		lr->end += n;
 	}
+}
+
+/* Read until the buffer holds need bytes or the input ends. 0 or -errno. */
+static int lr_fill(struct line_reader *lr, size_t need)
+{
+	while (!lr->eof && lr->end - lr->pos < need) {
+		ssize_t n = read(lr->fd, lr->buf + lr->end, READ_BUF - lr->end);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			lr->eof = true;
+		lr->end += n;
+	}
+	return 0;
+}
+
+/* ---- compressed inputs ---- */
+
+struct compressed {
+	const char *kind, *magic, *cat;
+	size_t len;
+};
+
+static const struct compressed compressed_kinds[] = {
+	{ "gzip", "\x1f\x8b", "zcat", 2 },
+	{ "xz", "\xfd" "7zXZ\0", "xzcat", 6 },
+	{ "zstd", "\x28\xb5\x2f\xfd", "zstdcat", 4 },
+	{ "bzip2", "BZh", "bzcat", 3 },
+};
+
+/* The kind of compressed data that head (n bytes) starts, or NULL. */
+static const struct compressed *compressed_kind(const void *head, size_t n)
+{
+	for (size_t i = 0; i < sizeof(compressed_kinds) /
+				   sizeof(compressed_kinds[0]); i++) {
+		const struct compressed *c = &compressed_kinds[i];
+
+		if (n >= c->len && !memcmp(head, c->magic, c->len))
+			return c;
+	}
+	return NULL;
+}
+
+/* s as one shell word: itself when it has only safe bytes, else quoted
+ * '...' (each ' as '\''). A new string, or NULL. */
+static char *sh_word(const char *s)
+{
+	size_t n = 3;
+	char *w, *o;
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "abcdefghijklmnopqrstuvwxyz"
+				   "0123456789._/+-,:=@%";
+
+	if (*s && strspn(s, safe) == strlen(s))
+		return strdup(s);
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	w = o = malloc(n);
+	if (!w)
+		return NULL;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return w;
+}
+
+/* Say that name holds compressed data c, and how to read it. */
+static void report_compressed(const char *name, const struct compressed *c)
+{
+	char *f = sh_word(name), *db = NULL;
+
+	if (f && name[0] == '-' && name[1]) {
+		/* not an option to the decompressor */
+		char *g = NULL;
+
+		if (asprintf(&g, "./%s", f) < 0)
+			g = NULL;
+		free(f);
+		f = g;
+	}
+	if (vigil_db_opt)
+		db = sh_word(vigil_db_opt);
+	if (!strcmp(name, "-"))
+		p_err("%s: compressed (%s): not read; to read it: "
+		      "... | %s | vigil%s%s ingest -",
+		      name, c->kind, c->cat, db ? " --db " : "", db ? db : "");
+	else
+		p_err("%s: compressed (%s): not read; to read it: "
+		      "%s %s | vigil%s%s ingest -",
+		      name, c->kind, c->cat, f ? f : name, db ? " --db " : "",
+		      db ? db : "");
+	free(f);
+	free(db);
 }
 
 /* ---- per-record handling, shared with the plugin ---- */
@@ -341,6 +464,178 @@ static bool context_fast_path(struct ingest *in, const struct rec_header *h)
 	return true;
 }
 
+/* ---- --checkpoint FILE ---- */
+
+struct cp_node {
+	char *node;		/* "-": records without node= */
+	int64_t old_t, t;	/* time in ms: the file's, this run's newest */
+	uint64_t old_serial, serial;
+	bool old;		/* the file had this node */
+};
+
+struct ingest_checkpoint {
+	const char *file;
+	struct cp_node *v;
+	size_t n, cap;
+};
+
+/* A node name the file can hold: printable ASCII, no space. */
+static bool cp_name_ok(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
+static struct cp_node *cp_find(struct ingest_checkpoint *cp, const char *s,
+			       size_t len, bool add)
+{
+	struct cp_node *n;
+
+	for (size_t i = 0; i < cp->n; i++)
+		if (strlen(cp->v[i].node) == len &&
+		    !memcmp(cp->v[i].node, s, len))
+			return &cp->v[i];
+	if (!add || cp->n >= 4096 ||
+	    grow_array((void **)&cp->v, &cp->cap, cp->n + 1, sizeof(*n)))
+		return NULL;
+	n = &cp->v[cp->n];
+	memset(n, 0, sizeof(*n));
+	n->node = strndup(s, len);
+	if (!n->node)
+		return NULL;
+	cp->n++;
+	return n;
+}
+
+void ingest_checkpoint_free(struct ingest_checkpoint *cp)
+{
+	if (!cp)
+		return;
+	for (size_t i = 0; i < cp->n; i++)
+		free(cp->v[i].node);
+	free(cp->v);
+	free(cp);
+}
+
+/*
+ * Read FILE ("NODE TIME_MS SERIAL" lines, '#' comments; missing: empty).
+ * NULL after saying why.
+ */
+static struct ingest_checkpoint *cp_read(const char *file)
+{
+	struct ingest_checkpoint *cp = calloc(1, sizeof(*cp));
+	char *text = NULL, *line, *next;
+	unsigned int lineno = 0;
+	int rc;
+
+	if (!cp) {
+		p_err("out of memory");
+		return NULL;
+	}
+	cp->file = file;
+	rc = read_file(file, CP_MAX, &text, NULL);
+	if (rc == -ENOENT)
+		return cp;
+	if (rc) {
+		p_err("--checkpoint %s: %s", file, strerror(-rc));
+		goto fail;
+	}
+	for (line = text; line && *line; line = next) {
+		char node[256], rest;
+		long long t;
+		unsigned long long serial;
+		struct cp_node *n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (!*line || *line == '#')
+			continue;
+		if (sscanf(line, "%255s %lld %llu %c", node, &t, &serial,
+			   &rest) != 3 || t < 0 ||
+		    !cp_name_ok(node, strlen(node))) {
+			p_err("--checkpoint %s:%u: not 'NODE TIME_MS SERIAL'",
+			      file, lineno);
+			goto fail;
+		}
+		n = cp_find(cp, node, strlen(node), true);
+		if (!n) {
+			p_err("out of memory");
+			goto fail;
+		}
+		n->old = true;
+		n->old_t = n->t = t;
+		n->old_serial = n->serial = serial;
+	}
+	free(text);
+	return cp;
+fail:
+	free(text);
+	ingest_checkpoint_free(cp);
+	return NULL;
+}
+
+/* Write the newest event of each node, atomically. 0 or -errno (said). */
+static int cp_write(const struct ingest_checkpoint *cp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		return -ENOMEM;
+	fputs("# vigil ingest --checkpoint: NODE TIME_MS SERIAL, the newest "
+	      "event ingested of each node (-: records without node=)\n", f);
+	for (size_t i = 0; i < cp->n; i++)
+		fprintf(f, "%s %lld %llu\n", cp->v[i].node,
+			(long long)cp->v[i].t,
+			(unsigned long long)cp->v[i].serial);
+	if (fclose(f)) {
+		free(text);
+		return -ENOMEM;
+	}
+	rc = write_file_atomic(cp->file, text, len);
+	if (rc)
+		p_err("--checkpoint %s: %s", cp->file, strerror(-rc));
+	free(text);
+	return rc;
+}
+
+/*
+ * Whether the record of header h is older than the checkpoint of its
+ * node (then it is skipped: ingested by an earlier run); else the node's
+ * newest event is kept for the next checkpoint. An event of the
+ * checkpoint's own key is read again (the database drops it if stored).
+ */
+static bool cp_skip(struct ingest_checkpoint *cp, const struct rec_header *h)
+{
+	const char *name = h->node ? h->node : "-";
+	size_t len = h->node ? h->node_len : 1;
+	int64_t t = (int64_t)h->sec * 1000 + h->ms;
+	struct cp_node *n;
+
+	if (!cp || !cp_name_ok(name, len))
+		return false;
+	n = cp_find(cp, name, len, true);
+	if (!n)
+		return false;	/* out of room: read, not kept */
+	if (n->old && (t < n->old_t ||
+		       (t == n->old_t && h->serial < n->old_serial)))
+		return true;
+	if (t > n->t || (t == n->t && h->serial > n->serial) ||
+	    (!n->old && !n->t)) {
+		n->t = t;
+		n->serial = h->serial;
+	}
+	return false;
+}
+
 static int process_line(struct ingest_run *run, char *buf, size_t len,
 			const char *file, uint64_t line)
 {
@@ -377,6 +672,8 @@ static int process_line(struct ingest_run *run, char *buf, size_t len,
 	case HEADER_OK:
 		break;
 	}
+	if (cp_skip(run->cp, &h))
+		return 0;
 	if (context_fast_path(in, &h))
 		return 0;
 	buf[len] = '\n';
@@ -453,8 +750,10 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 	struct line_reader lr = { 0 };
 	struct vigil_source src = { 0 }, *srcp = NULL;
 	struct progress pg = { 0 };
+	const struct compressed *c;
 	unsigned int flags = 0;
-	uint64_t line = 0;
+	uint64_t line = 0, junk = 0;
+	bool stopped = false;
 	long in_batch = 0;
 	size_t len = 0;
 	char *buf = NULL;
@@ -475,6 +774,12 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 
 		if (hl < 0) {
 			p_err("%s: %s", name, strerror(errno));
+			rc = -EBADF;
+			goto out;
+		}
+		c = compressed_kind(head, hl > 0 ? (size_t)hl : 0);
+		if (c) {
+			report_compressed(name, c);
 			rc = -EBADF;
 			goto out;
 		}
@@ -513,6 +818,20 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 		pg.on = isatty(STDERR_FILENO);
 		pg.total = (uint64_t)st->st_size;
 		pg.name = name;
+	} else {
+		lr.bounded = true;
+		rc = lr_fill(&lr, 6);
+		if (rc) {
+			p_err("%s: %s", name, strerror(-rc));
+			rc = -EBADF;
+			goto out;
+		}
+		c = compressed_kind(lr.buf, lr.end);
+		if (c) {
+			report_compressed(name, c);
+			rc = -EBADF;
+			goto out;
+		}
 	}
 	rc = vigil_store_begin(run->in.store);
 	if (rc)
@@ -527,15 +846,35 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 			line--;
 			break;
 		}
+		if (flags & LINE_ENDLESS) {
+			p_err("%s:%llu: more than %d MiB without a newline: "
+			      "not a text audit log (binary data, or an "
+			      "endless input?); stopped reading it there",
+			      name, (unsigned long long)line,
+			      MAX_RUN / (1024 * 1024));
+			stopped = true;
+			rc = 0;
+			break;
+		}
 		if (flags & LINE_TOO_LONG) {
 			ingest_malformed(&run->in, name, line,
 					 "line longer than 65536 bytes");
 			rc = 0;
 		} else {
+			uint64_t bad = run->in.malformed;
+
 			rc = process_line(run, buf, len, name, line);
+			junk = run->in.malformed > bad ? junk + 1 : 0;
 		}
 		if (rc < 0)
 			goto out_rollback;
+		if (!srcp && junk >= MAX_JUNK) {
+			p_err("%s:%llu: %d lines in a row that are no audit "
+			      "record: not an audit log (or an endless "
+			      "input?); stopped reading it there",
+			      name, (unsigned long long)line, MAX_JUNK);
+			stopped = true;
+		}
 		run->in.lines++;
 		src.offset = (int64_t)lr.next_off;
 		src.line = (int64_t)line;
@@ -544,12 +883,21 @@ static int ingest_fd(struct ingest_run *run, int fd, const char *name,
 			raise(SIGKILL);
 		if (pg.on && !(line & 4095))
 			progress_show(&pg, lr.next_off);
+		if (stopped)
+			break;
 		if (++in_batch >= run->batch) {
 			in_batch = 0;
 			rc = save_position(run, srcp, true);
 			if (rc)
 				goto out_rollback;
 		}
+	}
+	if (stopped) {
+		/* bounded (reported): keep what was read */
+		if (save_position(run, srcp, false))
+			goto out_db;
+		rc = -EBADF;
+		goto out;
 	}
 	if (rc < 0) {
 		p_err("%s: %s", name, strerror(-rc));
@@ -617,6 +965,8 @@ int ingest_run_init(struct ingest_run *run, struct vigil_store *store)
 
 void ingest_run_fini(struct ingest_run *run)
 {
+	ingest_checkpoint_free(run->cp);
+	run->cp = NULL;
 	ingest_fini(&run->in);
 	if (run->au)
 		auparse_destroy(run->au);
@@ -635,34 +985,95 @@ static long env_long(const char *name, long def)
 	return (long)n;
 }
 
-/* The default inputs: audit.log.N (oldest first) then audit.log. */
+/*
+ * auditd's log file: log_file of auditd.conf ($VIGIL_AUDITD_CONF, else
+ * AUDITD_CONF; "key = value" lines, '#' comments, as auditd reads it),
+ * else DEFAULT_LOG. A new string, or NULL.
+ */
+static char *auditd_log_file(void)
+{
+	const char *conf = getenv("VIGIL_AUDITD_CONF");
+	char *text = NULL, *line, *next, *log = NULL;
+	unsigned int lineno = 0;
+	int rc;
+
+	if (!conf || !*conf)
+		conf = AUDITD_CONF;
+	rc = read_file(conf, 1 << 20, &text, NULL);
+	if (rc) {
+		if (rc != -ENOENT)
+			p_warn("%s: %s: reading %s", conf, strerror(-rc),
+			       DEFAULT_LOG);
+		return strdup(DEFAULT_LOG);
+	}
+	for (line = text; line && *line && !log; line = next) {
+		char *k, *v, *e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		for (k = line; isspace((unsigned char)*k); k++)
+			;
+		if (strncmp(k, "log_file", 8))
+			continue;
+		for (v = k + 8; *v == ' ' || *v == '\t'; v++)
+			;
+		if (*v++ != '=')
+			continue;
+		for (; *v == ' ' || *v == '\t'; v++)
+			;
+		for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);
+		     e--)
+			;
+		*e = '\0';
+		if (*v != '/') {
+			p_warn("%s:%u: log_file %s is not an absolute path: "
+			       "reading %s", conf, lineno, v, DEFAULT_LOG);
+			break;
+		}
+		log = strdup(v);
+	}
+	free(text);
+	return log ? log : strdup(DEFAULT_LOG);
+}
+
+/* The default inputs: LOG.N (oldest first) then LOG, auditd's log_file. */
 static char **default_inputs(int *ret_count)
 {
 	char **list = calloc(MAX_ROTATED + 2, sizeof(*list));
+	char *log = auditd_log_file();
 	int n = 0;
 
-	if (!list)
+	if (!list || !log) {
+		free(list);
+		free(log);
 		return NULL;
+	}
 	for (int i = MAX_ROTATED; i >= 1; i--) {
 		char *p;
 
-		if (asprintf(&p, "%s.%d", DEFAULT_LOG, i) < 0)
+		if (asprintf(&p, "%s.%d", log, i) < 0)
 			continue;
 		if (access(p, F_OK) == 0)
 			list[n++] = p;
 		else
 			free(p);
 	}
-	list[n++] = strdup(DEFAULT_LOG);
+	list[n++] = log;
 	*ret_count = n;
 	return list;
 }
 
-/* Can input be opened as a file to read (standard input always can)? */
-static int try_input(const char *input)
+/*
+ * Can input be opened as a file to read (standard input always can)? A
+ * regular file holding compressed data cannot: -EILSEQ, and *ret_c (when
+ * not NULL) says which kind.
+ */
+static int try_input(const char *input, const struct compressed **ret_c)
 {
 	struct stat sb;
-	int fd;
+	int fd, rc = 0;
 
 	if (!strcmp(input, "-"))
 		return 0;
@@ -670,27 +1081,42 @@ static int try_input(const char *input)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &sb)) {
-		close(fd);
-		return -errno;
+		rc = -errno;
+	} else if (S_ISDIR(sb.st_mode)) {
+		rc = -EISDIR;
+	} else if (S_ISREG(sb.st_mode)) {
+		char head[8];
+		ssize_t n = pread(fd, head, sizeof(head), 0);
+		const struct compressed *c =
+			n > 0 ? compressed_kind(head, (size_t)n) : NULL;
+
+		if (c) {
+			if (ret_c)
+				*ret_c = c;
+			rc = -EILSEQ;
+		}
 	}
 	close(fd);
-	return S_ISDIR(sb.st_mode) ? -EISDIR : 0;
+	return rc;
 }
 
 static bool any_readable(char **inputs, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (!try_input(inputs[i]))
+		if (!try_input(inputs[i], NULL))
 			return true;
 	return false;
 }
 
 static void report_unreadable(const char *input)
 {
-	int rc = try_input(input);
+	const struct compressed *c = NULL;
+	int rc = try_input(input, &c);
 
 	if (rc == -EISDIR)
 		p_err("%s: is a folder", input);
+	else if (rc == -EILSEQ && c)
+		report_compressed(input, c);
 	else if (rc)
 		p_err("%s: %s", input, strerror(-rc));
 }
@@ -700,12 +1126,29 @@ int do_ingest(int argc, char **argv)
 	struct ingest_run run = { 0 };
 	struct vigil_store *store = NULL;
 	char **inputs, **defaults = NULL;
-	int ninputs, first, ret = EXIT_USAGE, rc;
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "checkpoint", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *checkpoint = NULL;
+	struct ingest_checkpoint *cp = NULL;
+	int ninputs, first, ret = EXIT_USAGE, rc, c;
 	char err[256];
 
-	first = verb_getopt_db(argc, argv, ingest_usage);
-	if (first < 0)
-		return first == -2 ? EXIT_OK : EXIT_USAGE;
+	struct verb_opts vo;
+
+	if (verb_opts_init(&vo, ingest_usage, argc))
+		return EXIT_USAGE;
+	optind = 1;
+	while ((c = verb_getopt(argc, argv, "+h", opts, &vo)) > 0)
+		if (c == 'c')
+			checkpoint = optarg;
+	verb_opts_free(&vo);
+	if (c < 0)
+		return c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+	first = optind;
 	if (first < argc) {
 		inputs = argv + first;
 		ninputs = argc - first;
@@ -722,6 +1165,12 @@ int do_ingest(int argc, char **argv)
 		p_err("nothing to read: no database written");
 		goto out;
 	}
+	/* a bad checkpoint file: said before a database is made */
+	if (checkpoint) {
+		cp = cp_read(checkpoint);
+		if (!cp)
+			goto out;
+	}
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
 		p_err("--db %s: %s", shown(vigil_db_path()), err);
 		goto out;
@@ -730,6 +1179,8 @@ int do_ingest(int argc, char **argv)
 		p_err("auparse_init: %s", strerror(errno));
 		goto out;
 	}
+	run.cp = cp;
+	cp = NULL;
 	run.batch = env_long("VIGIL_INGEST_BATCH", DEFAULT_BATCH);
 	run.crash_after = env_long("VIGIL_TEST_CRASH_AFTER", 0);
 	for (int i = 0; i < ninputs; i++) {
@@ -759,9 +1210,13 @@ int do_ingest(int argc, char **argv)
 		ret = EXIT_FINDING;
 	else
 		ret = EXIT_OK;
+	/* every batch committed: the next run may skip what this one read */
+	if (run.cp && cp_write(run.cp))
+		ret = EXIT_USAGE;
 out_fini:
 	ingest_run_fini(&run);
 out:
+	ingest_checkpoint_free(cp);
 	vigil_store_close(store);
 	if (defaults) {
 		for (int i = 0; i < ninputs; i++)

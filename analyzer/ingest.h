@@ -45,8 +45,11 @@ int ingest_record(struct ingest *in, auparse_state_t *au, const char *text,
 void ingest_summary(const struct ingest *in, const char *verb);
 
 /* One "vigil ingest" over any number of inputs. */
+struct ingest_checkpoint;
+
 struct ingest_run {
 	struct ingest in;
+	struct ingest_checkpoint *cp; /* --checkpoint FILE, or NULL */
 	auparse_state_t *au;
 	char *readbuf; /* the line reader's buffer, kept across inputs */
 	long batch; /* lines per transaction */
@@ -64,5 +67,6 @@ void ingest_run_fini(struct ingest_run *run);
  * target's entry). 0, -EBADF (read error, reported), -EIO or -ENOMEM.
  */
 int ingest_stream(struct ingest_run *run, int fd, const char *name);
+void ingest_checkpoint_free(struct ingest_checkpoint *cp);
 
 #endif /* VIGIL_ANALYZER_INGEST_H */

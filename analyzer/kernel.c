@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <libaudit.h>
 
+#include "escape.h"
 #include "vigil.h"
 #include "util.h"
 #include "ptext.h"
@@ -90,23 +92,116 @@ static void chomp(char *s)
 		s[--l] = '\0';
 }
 
+/* A decimal number without sign or leading zero (JSON's form). */
+static bool json_number(const char *s)
+{
+	if (!*s || (s[0] == '0' && s[1]))
+		return false;
+	return strspn(s, "0123456789") == strlen(s) && strlen(s) <= 19;
+}
+
+/*
+ * status --format json: {"version":1,"mode":M,"stats":{KEY:VALUE,...}},
+ * each value a number when it is one, else a string; a stats line
+ * without a value is left out. 0 or -ENOMEM.
+ */
+static int status_json(const char *mode, char *stats, FILE *f)
+{
+	char *line = stats, *nl;
+	bool first = true;
+	int rc;
+
+	fputs("{\"version\":1,", f);
+	rc = esc_json_member(f, "mode", mode);
+	fputs(",\"stats\":{", f);
+	for (; !rc && line && *line; line = nl) {
+		char *sp;
+
+		nl = strchrnul(line, '\n');
+		if (*nl)
+			*nl++ = '\0';
+		sp = strchr(line, ' ');
+		if (!sp || !strncmp(line, "mode ", 5))
+			continue;
+		*sp++ = '\0';
+		chomp(sp);
+		if (!first)
+			fputc(',', f);
+		first = false;
+		if (json_number(sp)) {
+			rc = esc_json_key(f, line);
+			fputs(sp, f);
+		} else {
+			rc = esc_json_member(f, line, sp);
+		}
+	}
+	fputs("}}\n", f);
+	return rc;
+}
+
+/*
+ * The options of status and snapshot: --db PATH, --format text|json, -h;
+ * no operand. 0 with *json set, or -1 (help printed: exit 0) or -2
+ * (error said: exit 2).
+ */
+static int kernel_verb_opts(int argc, char **argv, const char *usage,
+			    bool *json)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = "text";
+	struct verb_opts vo;
+	int c, rc = 0;
+
+	if (verb_opts_init(&vo, usage, argc))
+		return -2;
+	optind = 1;
+	while ((c = verb_getopt(argc, argv, "+h", opts, &vo)) > 0)
+		if (c == 'f')
+			format = optarg;
+	if (c < 0) {
+		rc = c == VERB_GETOPT_HELP ? -1 : -2;
+	} else if (optind != argc) {
+		verb_usage_error(&vo);
+		rc = -2;
+	} else if (strcmp(format, "text") && strcmp(format, "json")) {
+		p_err("--format %s: unknown format (text or json)", format);
+		rc = -2;
+	}
+	*json = !strcmp(format, "json");
+	verb_opts_free(&vo);
+	return rc;
+}
+
 int do_status(int argc, char **argv)
 {
+	static const char usage[] =
+		"status [--format text|json]\n"
+		"  The kernel's mode and counters (securityfs stats).";
 	char *mode = NULL, *stats = NULL;
-	int first;
+	bool json;
+	int c, ret = EXIT_USAGE;
 
-	first = verb_getopt_db(argc, argv, "status");
-	if (first < 0)
-		return first == -2 ? EXIT_OK : EXIT_USAGE;
-	if (first != argc) {
-		fprintf(stderr, "usage: %s status\n", progname);
-		return EXIT_USAGE;
-	}
+	c = kernel_verb_opts(argc, argv, usage, &json);
+	if (c)
+		return c == -1 ? EXIT_OK : EXIT_USAGE;
 	if (sfs_read("mode", SMALL_MAX, &mode, NULL))
 		return EXIT_USAGE;
 	chomp(mode);
+	if (json) {
+		/* the stats as far as they could be read (said if not) */
+		(void)sfs_read("stats", SMALL_MAX, &stats, NULL);
+		if (status_json(mode, stats, stdout))
+			p_err("out of memory");
+		else
+			ret = EXIT_OK;
+		goto out;
+	}
 	printf("mode %s\n", mode);
-	free(mode);
 	/* stats is "key value" lines: print them as they are, but for its
 	 * own mode line (printed above, once) */
 	if (!sfs_read("stats", SMALL_MAX, &stats, NULL)) {
@@ -118,13 +213,18 @@ int do_status(int argc, char **argv)
 				nl++;
 			if (!strncmp(line, "mode ", 5))
 				continue;
-			fwrite(line, 1, nl - line, stdout);
-			if (nl[-1] != '\n')
-				putchar('\n');
+			/* the kernel's words, as terminal text all the same */
+			if (nl[-1] == '\n')
+				nl[-1] = '\0';
+			esc_text(stdout, line);
+			putchar('\n');
 		}
-		free(stats);
 	}
-	return EXIT_OK;
+	ret = EXIT_OK;
+out:
+	free(mode);
+	free(stats);
+	return ret;
 }
 
 int do_mode(int argc, char **argv)
@@ -485,15 +585,13 @@ int do_snapshot(int argc, char **argv)
 	int arc;
 	unsigned int lineno = 0, bad = 0;
 	int64_t pos = 0;
-	int first, ret = EXIT_USAGE;
+	int c, ret = EXIT_USAGE;
+	bool json;
 
-	first = verb_getopt_db(argc, argv, "snapshot [--db PATH]");
-	if (first < 0)
-		return first == -2 ? EXIT_OK : EXIT_USAGE;
-	if (first != argc) {
-		fprintf(stderr, "usage: %s snapshot [--db PATH]\n", progname);
-		return EXIT_USAGE;
-	}
+	c = kernel_verb_opts(argc, argv, "snapshot [--db PATH] [--format "
+			     "text|json]", &json);
+	if (c)
+		return c == -1 ? EXIT_OK : EXIT_USAGE;
 	if (sfs_read("learned", LEARNED_MAX, &text, NULL))
 		return EXIT_USAGE;
 	if (vigil_store_open(vigil_db_path(), &store, err, sizeof(err))) {
@@ -542,18 +640,33 @@ int do_snapshot(int argc, char **argv)
 	 * records carry no node= (docs/fleet.md) */
 	if (vigil_store_local_node(store, &host))
 		host = NULL;
-	printf("vigil snapshot: %lld tuples in the kernel table, %lld "
-	       "missing from the database%s; host %s (this machine's "
-	       "kernel); %u malformed%s\n",
-	       (long long)tuples, (long long)missing,
-	       missing ? " (audit records lost or not ingested yet)" : "",
-	       host ? shown(host) : "?", bad, abuf);
-	free(host);
 	/*
 	 * A lost record's tuple is kept for this snapshot only while pins
 	 * hold at most half the table: say when some were not.
 	 */
 	refused = stats_value("table.pin_refused");
+	if (json) {
+		printf("{\"version\":1,\"snapshot\":%lld,\"tuples\":%lld,"
+		       "\"missing\":%lld,", (long long)snap, (long long)tuples,
+		       (long long)missing);
+		if (esc_json_member(stdout, "host", host))
+			p_err("out of memory");
+		printf(",\"malformed\":%u,\"audit_lost\":", bad);
+		if (alost >= 0)
+			printf("%lld", (long long)alost);
+		else
+			fputs("null", stdout);
+		printf(",\"pin_refused\":%lld}\n", refused > 0 ? refused : 0);
+	} else {
+		printf("vigil snapshot: %lld tuples in the kernel table, %lld "
+		       "missing from the database%s; host %s (this machine's "
+		       "kernel); %u malformed%s\n",
+		       (long long)tuples, (long long)missing,
+		       missing ? " (audit records lost or not ingested yet)" :
+				 "",
+		       host ? shown(host) : "?", bad, abuf);
+	}
+	free(host);
 	if (refused > 0)
 		p_warn("%lld lost records since boot found no room to be kept "
 		       "for a snapshot (table.pin_refused): their tuples may be "

@@ -621,7 +621,8 @@ int do_report(int argc, char **argv)
 	if (boot) {
 		int64_t since, until;
 
-		rc = boot_window(store, vigil_db_path(), boot, &since, &until);
+		rc = boot_window(store, vigil_db_path(), boot,
+				 !strcmp(format, "json"), &since, &until);
 		if (rc == BOOT_LISTED)
 			ret = EXIT_OK;
 		if (rc)

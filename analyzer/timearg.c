@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "rules.h"
 #include "store.h"
 #include "timearg.h"
@@ -142,14 +143,37 @@ static int parse_boot_number(const char *s, long long *ret)
 }
 
 static void boots_print(const char *db, const struct vigil_store_boot *v,
-			size_t n)
+			size_t n, bool json)
 {
 	char t1[32], t2[32];
 	size_t i;
 
+	if (json) {
+		/* {"version":1,"database":DB,"boots":[{...}...]} */
+		fputs("{\"version\":1,", stdout);
+		if (esc_json_member(stdout, "database", db))
+			p_err("out of memory");
+		fputs(",\"boots\":[", stdout);
+		for (i = 0; i < n; i++)
+			printf("%s{\"number\":%zu,\"from_latest\":%lld,"
+			       "\"first\":\"%s\",\"last\":\"%s\","
+			       "\"first_ms\":%lld,\"last_ms\":%lld,"
+			       "\"records\":%llu}", i ? "," : "", i + 1,
+			       (long long)i - (long long)(n - 1),
+			       vigil_time_iso(v[i].first_ms / 1000, t1,
+					      sizeof(t1)),
+			       vigil_time_iso(v[i].last_ms / 1000, t2,
+					      sizeof(t2)),
+			       (long long)v[i].first_ms,
+			       (long long)v[i].last_ms,
+			       (unsigned long long)v[i].records);
+		fputs("]}\n", stdout);
+		return;
+	}
+
 	printf("# %zu boot%s in %s, oldest first: NUMBER (and as counted "
 	       "from the latest) FIRST .. LAST RECORDS\n",
-	       n, n == 1 ? "" : "s", db);
+	       n, n == 1 ? "" : "s", shown(db));
 	for (i = 0; i < n; i++)
 		printf("%zu %lld %s .. %s %llu\n", i + 1,
 		       (long long)i - (long long)(n - 1),
@@ -159,7 +183,7 @@ static void boots_print(const char *db, const struct vigil_store_boot *v,
 }
 
 int boot_window(struct vigil_store *s, const char *db, const char *arg,
-		int64_t *since_ms, int64_t *until_ms)
+		bool json, int64_t *since_ms, int64_t *until_ms)
 {
 	struct vigil_store_boot *v = NULL;
 	long long k = 0;
@@ -184,7 +208,7 @@ int boot_window(struct vigil_store *s, const char *db, const char *arg,
 		return BOOT_ERROR;
 	}
 	if (!strcmp(arg, "list")) {
-		boots_print(db, v, n);
+		boots_print(db, v, n, json);
 		free(v);
 		return BOOT_LISTED;
 	}

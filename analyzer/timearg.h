@@ -3,6 +3,7 @@
 #ifndef VIGIL_ANALYZER_TIMEARG_H
 #define VIGIL_ANALYZER_TIMEARG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -21,10 +22,11 @@ struct vigil_store;
  * all. 0 with [*since_ms, *until_ms] set to the boot's window: from just
  * after the boot before's last record (the first boot: its own first) to
  * just before the next boot's first (the latest: INT64_MAX), or a BOOT_*
- * below, the error printed (p_err).
+ * below, the error printed (p_err). json: "list" prints one JSON object
+ * (docs/analyzer.md).
  */
 enum { BOOT_LISTED = 1, BOOT_USAGE, BOOT_ERROR };
 int boot_window(struct vigil_store *s, const char *db, const char *arg,
-		int64_t *since_ms, int64_t *until_ms);
+		bool json, int64_t *since_ms, int64_t *until_ms);
 
 #endif /* VIGIL_ANALYZER_TIMEARG_H */

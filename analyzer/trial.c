@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
@@ -250,6 +252,7 @@ struct trial_seen {
 	const struct state *s;
 	struct export_notes notes;	/* the target's, each once */
 	bool header;			/* the target's section started */
+	bool json;			/* --format json */
 	size_t naa, nwd;
 };
 
@@ -261,12 +264,42 @@ static const char *target_name(const struct state *s)
 
 static void aa_header(struct trial_seen *t)
 {
+	if (t->json)
+		return;
 	if (!t->header)
 		printf("%s would have denied:\n", t->s->tomoyo ?
 		       "TOMOYO (permissive profile 2)" : t->s->selinux ?
 		       "SELinux (permissive domains)" :
 		       "AppArmor (complain mode)");
 	t->header = true;
+}
+
+/* A new note of the target's: a line (terminal text) or a JSON string. */
+static int note_put(struct trial_seen *t, const char *note)
+{
+	json_t *j;
+	char *e;
+	int rc;
+
+	t->naa++;
+	if (!t->json) {
+		putchar('\t');
+		esc_text(stdout, note);
+		putchar('\n');
+		return 0;
+	}
+	/* the note as terminal text (names from records: \xHH for what is
+	 * not printable), then a JSON string */
+	e = esc_text_dup(note);
+	j = e ? json_string(e) : NULL;
+	free(e);
+	if (!j)
+		return -ENOMEM;
+	if (t->naa > 1)
+		putchar(',');
+	rc = json_dumpf(j, stdout, JSON_ENCODE_ANY) ? -ENOMEM : 0;
+	json_decref(j);
+	return rc;
 }
 
 /* One AVC denial: listed once when its source domain is the trial's. */
@@ -285,12 +318,8 @@ static int se_row(void *ctx, const char *text)
 		rc = note_add(&t->notes, "%s: { %s } %s%s%s:%s", a.stype,
 			      a.perms, a.object ? a.object : "",
 			      a.object ? " " : "", a.ttype, a.tclass);
-	if (!rc && t->notes.n > before) {
-		putchar('\t');
-		esc_text(stdout, t->notes.v[before]);
-		putchar('\n');
-		t->naa++;
-	}
+	if (!rc && t->notes.n > before)
+		rc = note_put(t, t->notes.v[before]);
 	selinux_avc_free(&a);
 	return rc;
 }
@@ -307,12 +336,8 @@ static int tomoyo_row(void *ctx, const char *domain, const char *rule)
 	if (!loaded(t->s, domain))
 		return 0;
 	rc = note_add(&t->notes, "%s: %s", domain, rule);
-	if (!rc && t->notes.n > before) {
-		putchar('\t');
-		esc_text(stdout, t->notes.v[before]);
-		putchar('\n');
-		t->naa++;
-	}
+	if (!rc && t->notes.n > before)
+		rc = note_put(t, t->notes.v[before]);
 	return rc;
 }
 
@@ -333,12 +358,8 @@ static int aa_row(void *ctx, const char *text)
 			      f.op ? f.op : "?", obj ? obj : "",
 			      f.mask ? " (" : "", f.mask ? f.mask : "",
 			      f.mask ? ")" : "", "");
-		if (!rc && t->notes.n > before) {
-			putchar('\t');
-			esc_text(stdout, t->notes.v[before]);
-			putchar('\n');
-			t->naa++;
-		}
+		if (!rc && t->notes.n > before)
+			rc = note_put(t, t->notes.v[before]);
 	}
 	aa_fields_free(&f);
 	return rc;
@@ -347,7 +368,20 @@ static int aa_row(void *ctx, const char *text)
 static int wd_row(void *ctx, const struct vigil_store_denial *d)
 {
 	struct trial_seen *t = ctx;
+	int rc;
 
+	if (t->json) {
+		fputs(t->nwd++ ? ",{" : "{", stdout);
+		rc = esc_json_member(stdout, "exe", d->exe);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "op", d->op);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "access", d->access);
+		putchar(',');
+		rc = rc ? rc : esc_json_member(stdout, "object", d->object);
+		printf(",\"count\":%lld}", d->count);
+		return rc;
+	}
 	/* names from the records, as terminal text */
 	putchar('\t');
 	esc_text(stdout, d->exe);
@@ -363,14 +397,18 @@ static int wd_row(void *ctx, const struct vigil_store_denial *d)
 }
 
 /* Both sections; *ret_n: the would-be denials of both. */
-static int trial_report(const char *dir, struct state *s, size_t *ret_n)
+static int trial_report(const char *dir, struct state *s, bool json,
+			size_t *ret_n)
 {
 	struct vigil_store *store = NULL;
-	struct trial_seen t = { .s = s };
+	struct trial_seen t = { .s = s, .json = json };
 	const char *db = vigil_db_path();
 	size_t i;
 	int rc;
 
+	if (json)
+		printf("{\"version\":1,\"target\":\"%s\",\"start_ms\":%lld,"
+		       "\"target_denied\":[", target_name(s), s->start_ms);
 	if (s->tomoyo) {
 		rc = tomoyo_trial_drain(dir);
 		if (!rc)
@@ -395,15 +433,22 @@ static int trial_report(const char *dir, struct state *s, size_t *ret_n)
 	if (rc)
 		goto out;
 	aa_header(&t);
-	printf("vigil (observe mode) would have denied:\n");
+	if (json)
+		fputs("],\"vigil_would_deny\":[", stdout);
+	else
+		printf("vigil (observe mode) would have denied:\n");
 	for (i = 0; !rc && i < s->nsubj; i++)
 		rc = vigil_store_would_deny(store, s->start_ms, s->subj[i],
 					    wd_row, &t);
 	if (rc)
 		goto out;
-	printf("%zu %s, %zu vigil would-be denials since the trial "
-	       "started (run vigil ingest first)\n", t.naa, target_name(s),
-	       t.nwd);
+	if (json)
+		printf("],\"target_count\":%zu,\"vigil_count\":%zu}\n", t.naa,
+		       t.nwd);
+	else
+		printf("%zu %s, %zu vigil would-be denials since the trial "
+		       "started (run vigil ingest first)\n", t.naa,
+		       target_name(s), t.nwd);
 	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
@@ -476,189 +521,191 @@ static int state_commit(const char *dir, FILE *f, char **text, size_t *len,
 	return rc;
 }
 
-static int trial_start(const char *dir, const char *cand, char **subjects,
-		       size_t nsubjects)
+/* A trial being started: what its steps share. */
+struct trial_start {
+	const char *dir, *cand;
+	size_t nsubjects;		/* subjects named (--subject) */
+	struct vigil_ruleset rs;	/* the candidate's (those named) */
+	struct export_files files;	/* the export written in dir */
+	FILE *f;			/* the state text */
+	/* the subjects listed as running in the trial; NULL: all */
+	bool *sub;
+	/* what load installs: files (and, SELinux, the programs to label),
+	 * pointers into files and rs */
+	char **load, **exes;
+	size_t nload;
+};
+
+/* The operations of a target a candidate can be trialed on. */
+struct trial_target {
+	const char *to;		/* --to NAME; DIR defaults to trial-NAME */
+	const struct export_target *export;
+	bool permissive;	/* exported with each domain permissive */
+	int (*available)(void);	/* its tools and kernel there; NULL: always */
+	/* after the state's first lines: its own lines and profile lines,
+	 * and what load installs (TOMOYO: loaded here, its domains named) */
+	int (*profiles)(struct trial_start *t);
+	/* after the subject lines: the target's permissive load, or NULL */
+	int (*load)(struct trial_start *t);
+	const char *stop_does;	/* what --stop does, for the user */
+	/* --stop: unload, and say what was done */
+	int (*stop)(const struct state *s);
+};
+
+/*
+ * A "profile NAME\tFILE\tEXE" line of the state (NAME, then suffix: a
+ * target's word, no tab) and the user's "MODE: NAME" line, "(EXE)" after
+ * it when show_exe (as terminal text). 0 or -ENOMEM.
+ */
+static int state_profile(FILE *f, const char *mode, const char *name,
+			 const char *suffix, const char *file, const char *exe,
+			 bool show_exe)
 {
-	struct export_opts eo = { .candidate = cand };
-	struct export_files files = { 0 };
-	struct vigil_ruleset rs = { 0 };
-	char **load = NULL, *text = NULL;
-	size_t i, j, n = 0, len = 0, fi;
-	struct timeval tv;
-	bool *reach = NULL, *sub = NULL;
-	FILE *f = NULL;
 	int rc;
 
-	rc = trial_export(&export_apparmor, dir, cand, subjects, nsubjects,
-			  &eo, &rs, &files);
-	if (rc)
-		goto out;
-	rc = export_reach(&rs, &reach);
-	load = calloc(rs.nsubjects + 1, sizeof(*load));
-	sub = calloc(rs.nsubjects + 1, sizeof(*sub));
-	f = open_memstream(&text, &len);
-	if (rc || !load || !sub || !f) {
-		rc = rc ? rc : -ENOMEM;
-		goto out;
+	fprintf(f, "profile %s%s\t", name, suffix);
+	rc = state_put(f, file);
+	fputc('\t', f);
+	rc = rc ? rc : state_put(f, exe);
+	fputc('\n', f);
+	printf("%s: %s%s", mode, name, suffix);
+	if (show_exe) {
+		fputs(" (", stdout);
+		esc_text(stdout, exe);
+		putchar(')');
 	}
-	gettimeofday(&tv, NULL);
-	rc = state_begin(f, &tv, cand);
-	if (rc)
-		goto out;
-	/* only the subjects no other one runs: a child runs under its
-	 * parent's profile (ix); its own profile would confine it for the
-	 * whole system */
-	for (i = 0, fi = 0; i < rs.nsubjects; i++) {
+	putchar('\n');
+	return rc;
+}
+
+/*
+ * AppArmor: only the subjects no other one runs: a child runs under its
+ * parent's profile (ix); its own profile would confine it for the whole
+ * system. All those running under them are the trial's subjects.
+ */
+static int aa_profiles(struct trial_start *t)
+{
+	const struct vigil_ruleset *rs = &t->rs;
+	bool *reach = NULL;
+	size_t i, j, fi;
+	int rc;
+
+	rc = export_reach(rs, &reach);
+	t->load = calloc(rs->nsubjects + 1, sizeof(*t->load));
+	t->sub = calloc(rs->nsubjects + 1, sizeof(*t->sub));
+	if (rc || !t->load || !t->sub) {
+		free(reach);
+		return rc ? rc : -ENOMEM;
+	}
+	for (i = 0, fi = 0; i < rs->nsubjects; i++) {
 		const char *prof;
 		char *name;
 
 		/* a via block has no profile: it is in its parent's */
-		if (rs.subjects[i].via)
+		if (rs->subjects[i].via)
 			continue;
-		prof = fi < files.n ? files.paths[fi] : "?";
+		prof = fi < t->files.n ? t->files.paths[fi] : "?";
 		fi++;
-		for (j = 0; j < rs.nsubjects; j++)
-			if (j != i && reach[j * rs.nsubjects + i] &&
-			    !reach[i * rs.nsubjects + j])
+		for (j = 0; j < rs->nsubjects; j++)
+			if (j != i && reach[j * rs->nsubjects + i] &&
+			    !reach[i * rs->nsubjects + j])
 				break;
-		if (j < rs.nsubjects && !nsubjects)
+		if (j < rs->nsubjects && !t->nsubjects)
 			continue;
-		name = aa_profile_name(rs.subjects[i].exe);
+		name = aa_profile_name(rs->subjects[i].exe);
 		if (!name) {
 			rc = -ENOMEM;
-			goto out;
+			break;
 		}
-		fprintf(f, "profile %s\t", name);
-		rc = state_put(f, prof);
-		fputc('\t', f);
-		rc = rc ? rc : state_put(f, rs.subjects[i].exe);
-		fputc('\n', f);
-		printf("complain: %s (", name);
-		esc_text(stdout, rs.subjects[i].exe);
-		puts(")");
-		load[n++] = (char *)prof;
+		rc = state_profile(t->f, "complain", name, "", prof,
+				   rs->subjects[i].exe, true);
+		t->load[t->nload++] = (char *)prof;
 		free(name);
 		if (rc)
-			goto out;
-		for (j = 0; j < rs.nsubjects; j++)
-			if (reach[i * rs.nsubjects + j])
-				sub[j] = true;
+			break;
+		for (j = 0; j < rs->nsubjects; j++)
+			if (reach[i * rs->nsubjects + j])
+				t->sub[j] = true;
 	}
-	for (j = 0; !rc && j < rs.nsubjects; j++) {
-		if (!sub[j])
-			continue;
-		fputs("subject ", f);
-		rc = state_put(f, rs.subjects[j].exe);
-		fputc('\n', f);
-	}
-	if (rc)
-		goto out;
-	rc = parser_run("-Cr", load, n);
-	if (rc) {
-		p_err("apparmor_parser -C -r could not load the profiles");
-		goto out;
-	}
-	rc = state_commit(dir, f, &text, &len, "unloads them");
-	f = NULL;
-out:
-	if (f)
-		fclose(f);
-	free(text);
-	free(load);
-	free(sub);
 	free(reach);
-	export_files_free(&files);
-	vigil_ruleset_free(&rs);
 	return rc;
+}
+
+static int aa_load(struct trial_start *t)
+{
+	int rc = parser_run("-Cr", t->load, t->nload);
+
+	if (rc)
+		p_err("apparmor_parser -C -r could not load the profiles");
+	return rc;
+}
+
+static int aa_stop(const struct state *s)
+{
+	if (parser_run("-R", s->files, s->n)) {
+		p_err("apparmor_parser -R could not unload the profiles");
+		return -EIO;
+	}
+	printf("unloaded %zu profile%s\n", s->n, s->n == 1 ? "" : "s");
+	return 0;
 }
 
 /*
  * TOMOYO: every subject of the export is a domain of its own (its
  * initialize_domain line), so every one is loaded, in profile 2.
  */
-static int trial_start_tomoyo(const char *dir, const char *cand,
-			      char **subjects, size_t nsubjects)
+static int tomoyo_profiles(struct trial_start *t)
 {
-	struct export_opts eo = { .candidate = cand };
-	struct export_files files = { 0 };
-	struct vigil_ruleset rs = { 0 };
-	char **domains = NULL, *text = NULL, *path = NULL;
-	size_t i, nd = 0, len = 0;
-	struct timeval tv;
-	FILE *f = NULL;
+	char **domains = NULL, *path = NULL;
+	size_t i, nd = 0;
 	int rc;
 
-	rc = tomoyo_trial_available();
-	if (rc)
-		return rc;
-	rc = trial_export(&export_tomoyo, dir, cand, subjects, nsubjects, &eo,
-			  &rs, &files);
-	if (!rc && files.n != 2) {
-		rc = -EINVAL;
-		p_err("export to tomoyo in %s: not 2 files", dir);
+	if (t->files.n != 2) {
+		p_err("export to tomoyo in %s: not 2 files", t->dir);
+		return -EINVAL;
 	}
-	if (rc)
-		goto out;
-	/* the start before the load: nothing TOMOYO logs is missed */
-	gettimeofday(&tv, NULL);
-	rc = tomoyo_trial_load(files.paths[0], files.paths[1],
+	rc = tomoyo_trial_load(t->files.paths[0], t->files.paths[1],
 			       TOMOYO_PROFILE_PERMISSIVE, &domains, &nd);
 	if (rc)
-		goto out;
+		return rc;
 	/* what TOMOYO logged before the trial is not the trial's */
-	if (asprintf(&path, "%s/%s", dir, TOMOYO_TRIAL_LOG) < 0) {
+	if (asprintf(&path, "%s/%s", t->dir, TOMOYO_TRIAL_LOG) < 0) {
+		path = NULL;
 		rc = -ENOMEM;
-		goto out;
-	}
-	if (unlink(path) && errno != ENOENT) {
+	} else if (unlink(path) && errno != ENOENT) {
 		rc = -errno;
 		p_err("%s: %s", path, strerror(errno));
-		goto out;
+	} else {
+		rc = tomoyo_trial_drain(t->dir);
+		if (!rc && unlink(path))
+			rc = -errno;
 	}
-	rc = tomoyo_trial_drain(dir);
-	if (!rc && unlink(path))
-		rc = -errno;
 	free(path);
-	path = NULL;
-	f = rc ? NULL : open_memstream(&text, &len);
-	if (!f) {
-		rc = rc ? rc : -ENOMEM;
-		goto out;
-	}
 	/* names as state_put writes them (the domains are TOMOYO words:
 	 * printable ASCII, no tab) */
-	rc = state_begin(f, &tv, cand);
-	fputs("target tomoyo\nexception ", f);
-	rc = rc ? rc : state_put(f, files.paths[1]);
-	fputc('\n', f);
-	for (i = 0; !rc && i < nd; i++) {
-		fprintf(f, "profile %s\t", domains[i]);
-		rc = state_put(f, files.paths[0]);
-		fputc('\t', f);
-		rc = rc ? rc : state_put(f, domains[i] + strlen("<kernel> "));
-		fputc('\n', f);
-		printf("permissive: %s\n", domains[i]);
+	if (!rc) {
+		fputs("target tomoyo\nexception ", t->f);
+		rc = state_put(t->f, t->files.paths[1]);
+		fputc('\n', t->f);
 	}
-	for (i = 0; !rc && i < rs.nsubjects; i++) {
-		fputs("subject ", f);
-		rc = state_put(f, rs.subjects[i].exe);
-		fputc('\n', f);
-	}
-	if (rc)
-		goto out;
-	rc = state_commit(dir, f, &text, &len, "gives the domains profile 0");
-	f = NULL;
-out:
-	if (f)
-		fclose(f);
+	for (i = 0; !rc && i < nd; i++)
+		rc = state_profile(t->f, "permissive", domains[i], "",
+				   t->files.paths[0],
+				   domains[i] + strlen("<kernel> "), false);
 	for (i = 0; i < nd; i++)
 		free(domains[i]);
 	free(domains);
-	free(path);
-	free(text);
-	export_files_free(&files);
-	vigil_ruleset_free(&rs);
 	return rc;
+}
+
+static int tomoyo_stop(const struct state *s)
+{
+	if (tomoyo_trial_unload(s->names, s->n, s->exception)) {
+		p_err("tomoyo-loadpolicy could not give the domains profile 0");
+		return -EIO;
+	}
+	printf("%zu domain%s in profile 0\n", s->n, s->n == 1 ? "" : "s");
+	return 0;
 }
 
 /*
@@ -666,100 +713,61 @@ out:
  * of its own, its domain declared permissive for the trial; they are
  * installed in one semodule transaction and the programs labelled.
  */
-static int trial_start_selinux(const char *dir, const char *cand,
-			       char **subjects, size_t nsubjects)
+static int selinux_profiles(struct trial_start *t)
 {
-	struct export_opts eo = { .candidate = cand,
-				  .selinux_permissive = true };
-	struct export_files files = { 0 };
-	struct vigil_ruleset rs = { 0 };
-	char **pps = NULL, **exes = NULL, *text = NULL, *mod = NULL;
-	size_t i, k, n = 0, len = 0;
-	struct timeval tv;
-	FILE *f = NULL;
-	int rc;
+	const struct vigil_ruleset *rs = &t->rs;
+	char *mod = NULL;
+	size_t i, k;
+	int rc = 0;
 
-	rc = selinux_trial_available();
-	if (rc)
-		return rc;
-	rc = trial_export(&export_selinux, dir, cand, subjects, nsubjects, &eo,
-			  &rs, &files);
-	if (rc)
-		goto out;
-	pps = calloc(rs.nsubjects + 1, sizeof(*pps));
-	exes = calloc(rs.nsubjects + 1, sizeof(*exes));
-	f = open_memstream(&text, &len);
-	if (!pps || !exes || !f) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* the start before the install: no AVC of the trial is missed */
-	gettimeofday(&tv, NULL);
-	rc = state_begin(f, &tv, cand);
-	fputs("target selinux\n", f);
-	for (i = 0; !rc && i < rs.nsubjects; i++) {
+	t->load = calloc(rs->nsubjects + 1, sizeof(*t->load));
+	t->exes = calloc(rs->nsubjects + 1, sizeof(*t->exes));
+	if (!t->load || !t->exes)
+		return -ENOMEM;
+	fputs("target selinux\n", t->f);
+	for (i = 0; !rc && i < rs->nsubjects; i++) {
 		const char *pp = NULL, *base;
 
-		if (rs.subjects[i].via)
+		if (rs->subjects[i].via)
 			continue;
 		free(mod);
-		mod = export_selinux_module(rs.subjects[i].exe);
+		mod = export_selinux_module(rs->subjects[i].exe);
 		if (!mod) {
 			rc = -ENOMEM;
 			break;
 		}
-		for (k = 0; k < files.n && !pp; k++) {
-			base = strrchr(files.paths[k], '/');
-			base = base ? base + 1 : files.paths[k];
+		for (k = 0; k < t->files.n && !pp; k++) {
+			base = strrchr(t->files.paths[k], '/');
+			base = base ? base + 1 : t->files.paths[k];
 			if (!strncmp(base, mod, strlen(mod)) &&
 			    !strcmp(base + strlen(mod), ".pp"))
-				pp = files.paths[k];
+				pp = t->files.paths[k];
 		}
 		if (!pp) {
 			p_err("%s/%s.pp: not built (checkmodule and "
 			      "semodule_package: packages checkpolicy, "
-			      "semodule-utils)", dir, mod);
+			      "semodule-utils)", t->dir, mod);
 			rc = -ENOENT;
 			break;
 		}
 		/* domain names are letters, digits and '_' */
-		fprintf(f, "profile %s_t\t", mod);
-		rc = state_put(f, pp);
-		fputc('\t', f);
-		rc = rc ? rc : state_put(f, rs.subjects[i].exe);
-		fputc('\n', f);
-		printf("permissive: %s_t (", mod);
-		esc_text(stdout, rs.subjects[i].exe);
-		puts(")");
-		pps[n] = (char *)pp;
-		exes[n++] = rs.subjects[i].exe;
+		rc = state_profile(t->f, "permissive", mod, "_t", pp,
+				   rs->subjects[i].exe, true);
+		t->load[t->nload] = (char *)pp;
+		t->exes[t->nload++] = rs->subjects[i].exe;
 	}
-	for (i = 0; !rc && i < rs.nsubjects; i++) {
-		fputs("subject ", f);
-		rc = state_put(f, rs.subjects[i].exe);
-		fputc('\n', f);
-	}
-	if (!rc)
-		rc = selinux_trial_load(pps, n, exes, n);
-	if (rc)
-		goto out;
-	rc = state_commit(dir, f, &text, &len, "removes the modules");
-	f = NULL;
-out:
-	if (f)
-		fclose(f);
 	free(mod);
-	free(pps);
-	free(exes);
-	free(text);
-	export_files_free(&files);
-	vigil_ruleset_free(&rs);
 	return rc;
+}
+
+static int selinux_load(struct trial_start *t)
+{
+	return selinux_trial_load(t->load, t->nload, t->exes, t->nload);
 }
 
 /* --stop of an SELinux trial: the modules (the .pp names) removed, the
  * programs relabelled. */
-static int trial_stop_selinux(const struct state *s)
+static int selinux_stop(const struct state *s)
 {
 	char **mods = calloc(s->n + 1, sizeof(*mods));
 	size_t i;
@@ -784,6 +792,96 @@ static int trial_stop_selinux(const struct state *s)
 	for (i = 0; i < s->n; i++)
 		free(mods[i]);
 	free(mods);
+	if (!rc)
+		printf("removed %zu module%s\n", s->n, s->n == 1 ? "" : "s");
+	return rc;
+}
+
+static const struct trial_target trial_apparmor = {
+	.to = "apparmor", .export = &export_apparmor,
+	.profiles = aa_profiles, .load = aa_load,
+	.stop_does = "unloads them", .stop = aa_stop,
+};
+static const struct trial_target trial_tomoyo = {
+	.to = "tomoyo", .export = &export_tomoyo,
+	.available = tomoyo_trial_available, .profiles = tomoyo_profiles,
+	.stop_does = "gives the domains profile 0", .stop = tomoyo_stop,
+};
+static const struct trial_target trial_selinux = {
+	.to = "selinux", .export = &export_selinux, .permissive = true,
+	.available = selinux_trial_available, .profiles = selinux_profiles,
+	.load = selinux_load,
+	.stop_does = "removes the modules", .stop = selinux_stop,
+};
+static const struct trial_target *const trial_targets[] = {
+	&trial_apparmor, &trial_tomoyo, &trial_selinux,
+};
+
+/* The target a started trial's state names. */
+static const struct trial_target *state_target(const struct state *s)
+{
+	return s->tomoyo ? &trial_tomoyo :
+	       s->selinux ? &trial_selinux : &trial_apparmor;
+}
+
+/*
+ * Start a trial on target tt: its export in dir, the state's first lines
+ * (the start taken before anything is loaded: nothing the target logs of
+ * the trial is missed), its profile lines, the subjects, the load, and
+ * the state file written at once.
+ */
+static int trial_start(const struct trial_target *tt, const char *dir,
+		       const char *cand, char **subjects, size_t nsubjects)
+{
+	struct export_opts eo = { .candidate = cand,
+				  .selinux_permissive = tt->permissive };
+	struct trial_start t = { .dir = dir, .cand = cand,
+				 .nsubjects = nsubjects };
+	char *text = NULL;
+	size_t j, len = 0;
+	struct timeval tv;
+	int rc;
+
+	if (tt->available) {
+		rc = tt->available();
+		if (rc)
+			return rc;
+	}
+	rc = trial_export(tt->export, dir, cand, subjects, nsubjects, &eo,
+			  &t.rs, &t.files);
+	if (rc)
+		goto out;
+	gettimeofday(&tv, NULL);
+	t.f = open_memstream(&text, &len);
+	if (!t.f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = state_begin(t.f, &tv, cand);
+	if (!rc)
+		rc = tt->profiles(&t);
+	for (j = 0; !rc && j < t.rs.nsubjects; j++) {
+		if (t.sub && !t.sub[j])
+			continue;
+		fputs("subject ", t.f);
+		rc = state_put(t.f, t.rs.subjects[j].exe);
+		fputc('\n', t.f);
+	}
+	if (!rc && tt->load)
+		rc = tt->load(&t);
+	if (rc)
+		goto out;
+	rc = state_commit(dir, t.f, &text, &len, tt->stop_does);
+	t.f = NULL;
+out:
+	if (t.f)
+		fclose(t.f);
+	free(text);
+	free(t.load);
+	free(t.exes);
+	free(t.sub);
+	export_files_free(&t.files);
+	vigil_ruleset_free(&t.rs);
 	return rc;
 }
 
@@ -796,13 +894,14 @@ int do_trial(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "stop", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"trial --to apparmor|tomoyo|selinux [-o DIR] [--subject EXE]...\n"
 		"       CANDIDATE\n"
-		"       trial --report DIR | --stop DIR\n"
+		"       trial --report DIR [--format text|json] | --stop DIR\n"
 		"  Export CANDIDATE to AppArmor in DIR (default: trial-TARGET)\n"
 		"  and load, in complain mode, the profiles of the subjects no\n"
 		"  other one runs (or those named); or to TOMOYO, its domains\n"
@@ -813,8 +912,9 @@ int do_trial(int argc, char **argv)
 		"  TOMOYO's granted=no audit, SELinux's AVC denials) and vigil\n"
 		"  (would-deny) would have denied since; --stop reports, then\n"
 		"  unloads the profiles (TOMOYO: profile 0; SELinux: semodule\n"
-		"  -r). Exit 1 when something would have been denied.";
-	const char *dir = NULL, *to = NULL, *report = NULL;
+		"  -r). Exit 1 when something would have been denied.\n"
+		"  --format json: --report's lists as one object.";
+	const char *dir = NULL, *to = NULL, *report = NULL, *format = "text";
 	struct state s = { 0 };
 	struct verb_opts vo;
 	size_t n = 0;
@@ -838,10 +938,21 @@ int do_trial(int argc, char **argv)
 		case 'r':
 			report = optarg;
 			break;
+		case 'f':
+			format = optarg;
+			break;
 		}
 	}
 	if (c < 0) {
 		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		p_err("--format %s: unknown format (text or json)", format);
+		goto out;
+	}
+	if (!strcmp(format, "json") && (!report || stop)) {
+		p_err("--format json: only with --report");
 		goto out;
 	}
 	if (report) {
@@ -851,34 +962,11 @@ int do_trial(int argc, char **argv)
 		}
 		if (state_read(report, &s))
 			goto out;
-		rc = trial_report(report, &s, &n);
+		rc = trial_report(report, &s, !strcmp(format, "json"), &n);
 		if (rc)
 			goto out;
-		if (stop && s.selinux) {
-			rc = trial_stop_selinux(&s);
-			if (rc)
-				goto out;
-			printf("removed %zu module%s\n", s.n,
-			       s.n == 1 ? "" : "s");
-		} else if (stop && s.tomoyo) {
-			rc = tomoyo_trial_unload(s.names, s.n, s.exception);
-			if (rc) {
-				p_err("tomoyo-loadpolicy could not give the "
-				      "domains profile 0");
-				goto out;
-			}
-			printf("%zu domain%s in profile 0\n", s.n,
-			       s.n == 1 ? "" : "s");
-		} else if (stop) {
-			rc = parser_run("-R", s.files, s.n);
-			if (rc) {
-				p_err("apparmor_parser -R could not unload "
-				      "the profiles");
-				goto out;
-			}
-			printf("unloaded %zu profile%s\n", s.n,
-			       s.n == 1 ? "" : "s");
-		}
+		if (stop && state_target(&s)->stop(&s))
+			goto out;
 		ret = n ? EXIT_FINDING : EXIT_OK;
 		goto out;
 	}
@@ -888,29 +976,25 @@ int do_trial(int argc, char **argv)
 		verb_usage_error(&vo);
 		goto out;
 	}
-	if (!strcmp(to, "selinux")) {
-		if (!trial_start_selinux(dir ? dir : "trial-selinux",
-					 argv[optind], vo.subjects,
-					 vo.nsubjects))
+	for (size_t i = 0; i < sizeof(trial_targets) / sizeof(*trial_targets);
+	     i++) {
+		const struct trial_target *tt = trial_targets[i];
+		char *def;
+
+		if (strcmp(to, tt->to))
+			continue;
+		if (asprintf(&def, "trial-%s", tt->to) < 0) {
+			p_err("out of memory");
+			goto out;
+		}
+		if (!trial_start(tt, dir ? dir : def, argv[optind],
+				 vo.subjects, vo.nsubjects))
 			ret = EXIT_OK;
+		free(def);
 		goto out;
 	}
-	if (!strcmp(to, "tomoyo")) {
-		if (!trial_start_tomoyo(dir ? dir : "trial-tomoyo",
-					argv[optind], vo.subjects,
-					vo.nsubjects))
-			ret = EXIT_OK;
-		goto out;
-	}
-	if (strcmp(to, "apparmor")) {
-		p_err("trial --to %s: only apparmor, tomoyo and selinux can "
-		      "be trialed (Landlock and systemd have no permissive "
-		      "mode)", to);
-		goto out;
-	}
-	if (!trial_start(dir ? dir : "trial-apparmor", argv[optind],
-			 vo.subjects, vo.nsubjects))
-		ret = EXIT_OK;
+	p_err("trial --to %s: only apparmor, tomoyo and selinux can be "
+	      "trialed (Landlock and systemd have no permissive mode)", to);
 out:
 	state_free(&s);
 	verb_opts_free(&vo);

@@ -191,6 +191,214 @@ k_sensitive_stdin() {
 	not grep -q '^	file r /etc/demo/conf.d/\*$' "$cw/o"
 }
 
+# status --format json: the mode and every counter, numbers as numbers;
+# a value that is no number is a string, escaped; --format checked.
+k_status_json() {
+	local d
+	d=$(fake_sfs)
+	printf 'weird x\033]0;t\007y\n' >> "$d/stats"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" status --format json
+	json_strict "$cw/o"
+	[ "$(jq -c . "$cw/o")" = '{"version":1,"mode":"learn","stats":{"records.seq":28,"records.lost":0,"weird":"x\u001b]0;t\u0007y"}}' ]
+	not grep -q $'\e' "$cw/o"
+	VIGIL_SECURITYFS=$d expect_rc 0 "$VIGIL" status --format text
+	grep -q '^mode learn$' "$cw/o"
+	grep -qF 'weird x\x1b]0;t\x07y' "$cw/o"
+	not grep -q $'\e' "$cw/o"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" status --format yaml
+	grep -q '^vigil: status: --format yaml: unknown format (text or json)$' "$cw/e"
+}
+
+# diff --format json: every missing rule and unused line as an object,
+# AppArmor's records, the counts; hostile names decoded exactly; the
+# exit status as the text's.
+k_diff_json() {
+	local db d=$cw/diffjson
+	db=$(hostile_db)
+	rm -rf "$d"
+	mkdir -p "$d"
+	expect_rc 0 "$VIGIL" --db "$db" generate -o "$d/cand.policy"
+	printf 'subject /usr/bin/never {\n\tfile r /never/used\n}\n' >> "$d/cand.policy"
+	expect_rc 1 "$VIGIL" --db "$db" diff --format json "$d/cand.policy"
+	json_strict "$cw/o"
+	[ "$(wc -l < "$cw/o")" = 1 ]
+	[ "$(jq '.version' "$cw/o")" = 1 ]
+	[ "$(jq '.missing_count' "$cw/o")" = 13 ]
+	[ "$(jq '.missing | length' "$cw/o")" = 13 ]
+	[ "$(jq '.unused_count' "$cw/o")" = 1 ]
+	[ "$(jq -c '.unused[0] | [.line, .rule, .subject, .unused_access, .partly_used]' "$cw/o")" = "[$(grep -n '^	file r /never/used$' "$d/cand.policy" | cut -d: -f1),\"file r /never/used\",\"/usr/bin/never\",\"r\",false]" ]
+	[ "$(jq '.apparmor.allowed + .apparmor.denied' "$cw/o")" = 5 ]
+	[ "$(jq '[.apparmor.records[].count] | add' "$cw/o")" = 5 ]
+	jq -e '.apparmor.records[] | select(.object == "/etc/\u001b]0;PWNED\u0007\u001b[2J\u001b[31mx" and .verdict == "ALLOWED" and .profile == "tmp.plain")' "$cw/o" > /dev/null
+	jq -e '.missing[] | select(.class and .access and .object and .count > 0 and (.first | test("Z$")) and (.uids | type == "array"))' "$cw/o" > /dev/null
+	not grep -q $'\e' "$cw/o"
+	# the same counts as the text
+	expect_rc 1 "$VIGIL" --db "$db" diff "$d/cand.policy"
+	grep -q '^13 needed but missing, 1 allowed but never used, 5 AppArmor records$' "$cw/o"
+	expect_rc 2 "$VIGIL" --db "$db" diff --format csv "$d/cand.policy"
+	rm -rf "$d"
+}
+
+# generate --format json: the rules with their evidence and the policy
+# text (the same as without --format); hostile names exact (_hex beside a
+# name that is not UTF-8); -o writes it; --update refuses it.
+k_generate_json() {
+	local db d=$cw/genjson
+	db=$(hostile_db)
+	rm -rf "$d"
+	mkdir -p "$d/root"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" -o "$d/cand.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --format json
+	json_strict "$cw/o"
+	not grep -q $'\e' "$cw/o"
+	cp "$cw/o" "$d/g.json"
+	jq -j .policy "$d/g.json" > "$d/from-json.policy"
+	diff -u "$d/cand.policy" "$d/from-json.policy"
+	[ "$(jq '.subjects | length' "$d/g.json")" = "$(grep -c '^subject ' "$d/cand.policy")" ]
+	[ "$(jq '[.subjects[].rules | length] | add' "$d/g.json")" -gt 0 ]
+	[ "$(jq '[.subjects[] | select(.exe_hex) | .exe_hex[0:20]] | sort | join(" ")' "$d/g.json")" = '"2F746D702F626164FFFE 2F746D702F6E65770A6C"' ]
+	jq -e '.subjects[] | select(.exe == "/tmp/\u001b]0;PWNED\u0007\u001b[2J\u001b[31mevil" and .exe_hex == null)' "$d/g.json" > /dev/null
+	jq -e '.subjects[0].rules[0] | (.class | type == "string") and (.access | type == "string") and (.glob | type == "string") and (.count > 0) and (.examples | length > 0) and (.uids | type == "array")' "$d/g.json" > /dev/null
+	[ "$(jq .records "$d/g.json")" = "$(sed -n 's/^# \([0-9]*\) records: .*/\1/p' "$d/cand.policy")" ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --format json -o "$d/o.json"
+	cmp "$d/g.json" "$d/o.json"
+	expect_rc 2 "$VIGIL" --db "$db" generate --format json --update "$d/cand.policy"
+	expect_rc 2 "$VIGIL" --db "$db" generate --format xml
+	rm -rf "$d"
+}
+
+# --boot list --format json (generate and report): the boots as objects.
+k_boot_list_json() {
+	local db=$cw/bootjson.db want
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-boots.log
+	want='{"version":1,"database":"'$db'","boots":[{"number":1,"from_latest":-2,"first":"2026-12-03T09:26:41Z","last":"2026-12-03T09:26:46Z","first_ms":1796290001100,"last_ms":1796290006000,"records":5},{"number":2,"from_latest":-1,"first":"2026-12-03T09:28:20Z","last":"2026-12-03T09:28:20Z","first_ms":1796290100000,"last_ms":1796290100500,"records":2},{"number":3,"from_latest":0,"first":"2026-12-03T09:30:00Z","last":"2026-12-03T09:30:00Z","first_ms":1796290200000,"last_ms":1796290200000,"records":1}]}'
+	expect_rc 0 "$VIGIL" --db "$db" generate --boot list --format json
+	json_strict "$cw/o"
+	[ "$(cat "$cw/o")" = "$want" ]
+	expect_rc 0 "$VIGIL" --db "$db" report --boot list --format json
+	[ "$(cat "$cw/o")" = "$want" ]
+	# the text as it was
+	expect_rc 0 "$VIGIL" --db "$db" generate --boot list
+	grep -q '^3 0 2026-12-03T09:30:00Z .. 2026-12-03T09:30:00Z 1$' "$cw/o"
+	rm -f "$db"*
+}
+
+# snapshot --format json: the summary line's figures as one object.
+k_snapshot_json() {
+	local d db=$cw/snapjson.db
+	d=$(fake_sfs)
+	rm -f "$db"*
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-learn.log
+	{
+		echo '12 learned open r 3 1796284356 1796284400 0 /usr/bin/cat /etc/hostname'
+		echo '99 learned open r 1 1796284357 1796284357 0 /usr/bin/cat /etc/lost'
+		echo 'garbage line'
+	} > "$d/learned"
+	printf 'mode learn\ntable.pin_refused 37\n' > "$d/stats"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot --format json
+	json_strict "$cw/o"
+	[ "$(jq -c '[.version, .snapshot, .tuples, .missing, .malformed, .pin_refused]' "$cw/o")" = '[1,1,2,1,1,37]' ]
+	jq -e '(.audit_lost == null or (.audit_lost | type == "number")) and (.host | type == "string")' "$cw/o" > /dev/null
+	grep -q 'learned:3: malformed tuple' "$cw/e"
+	VIGIL_SECURITYFS=$d expect_rc 2 "$VIGIL" --db "$db" snapshot --format html
+	[ "$(count "$db" 'SELECT count(*) FROM snapshots')" = 1 ]
+	rm -f "$db"*
+}
+
+# trial --report --format json: the target's and vigil's would-be denials
+# as one object, the counts and exit status as the text's; hostile names
+# exact in vigil's list, as terminal text in the target's notes.
+k_trial_report_json() {
+	local db d=$cw/trialjson
+	db=$(hostile_db)
+	rm -rf "$d"
+	mkdir -p "$d"
+	printf 'start 1\ncandidate /x.policy\nprofile tmp.plain\t%s\t/tmp/plain\nsubject /tmp/plain\n' \
+		"$d/tmp.plain" > "$d/trial.state"
+	expect_rc 1 "$VIGIL" --db "$db" trial --report "$d" --format json
+	json_strict "$cw/o"
+	not grep -q $'\e' "$cw/o"
+	[ "$(jq -c '[.version, .target, .start_ms, .target_count, .vigil_count, (.target_denied | length), (.vigil_would_deny | length)]' "$cw/o")" = '[1,"AppArmor",1,5,3,5,3]' ]
+	jq -e '.target_denied | index("tmp.plain: open /etc/\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mx (r)")' "$cw/o" > /dev/null
+	jq -e '.vigil_would_deny[] | select(.exe == "/tmp/plain" and .op == "open" and .access == "w" and .object_hex == "2F746D702F655F7B317D5E3240FFC328" and .count == 1)' "$cw/o" > /dev/null
+	expect_rc 1 "$VIGIL" --db "$db" trial --report "$d"
+	grep -q '^5 AppArmor, 3 vigil would-be denials' "$cw/o"
+	expect_rc 2 "$VIGIL" --db "$db" trial --stop "$d" --format json
+	grep -q 'format json: only with --report' "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" trial --report "$d" --format xml
+	rm -rf "$d"
+}
+
+# bash completion: --format offered by every verb that has it, with the
+# formats that verb takes.
+k_completion_format() {
+	bash -c '
+		. "$1"
+		for v in status snapshot diff generate trial subjects report; do
+			COMP_WORDS=("$2" "$v" --fo); COMP_CWORD=2; _vigil
+			[ "${COMPREPLY[*]}" = --format ] || { echo "$v: ${COMPREPLY[*]}"; exit 1; }
+		done
+		COMP_WORDS=("$2" status --format ""); COMP_CWORD=3; _vigil
+		[ "${COMPREPLY[*]}" = "text json" ]
+		COMP_WORDS=("$2" report --format ""); COMP_CWORD=3; _vigil
+		[ "${COMPREPLY[*]}" = "html text json" ]
+	' - analyzer/vigil.bash-completion "$VIGIL"
+}
+
+# ingest --checkpoint FILE (as ausearch's): the newest event of each node
+# kept in FILE after a run; the next run skips what is older; a bad FILE
+# is refused before a database is made.
+k_ingest_checkpoint() {
+	local db=$cw/cp.db cp=$cw/cp.state
+	rm -f "$db"* "$cp" "$cw/cp2.db"*
+	# (a pipe: a redirected file would be resumed by its position)
+	cat $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	[ "$(grep -v '^#' "$cp")" = '- 1796284357701 73' ]
+	# the same stream again: only the checkpoint's own event is read
+	cat $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q '^vigil ingest: 1 events read, 0 vigil records stored, 1 duplicates skipped' "$cw/o"
+	# old and new: the new records only
+	cat $fx/vigil-learn.log $fx/vigil-generate.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q ' 40 vigil records stored, 1 duplicates skipped' "$cw/o"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 60 ]
+	[ "$(grep -v '^#' "$cp")" = '- 1796290040540 540' ]
+	# one line per node
+	sed 's/^type=/node=hostA type=/' $fx/vigil-learn.log |
+		expect_rc 0 "$VIGIL" --db "$db" ingest --checkpoint "$cp" -
+	grep -q '^hostA 1796284357701 73$' "$cp"
+	grep -q '^- 1796290040540 540$' "$cp"
+	echo 'not a checkpoint' > "$cw/bad.state"
+	expect_rc 2 "$VIGIL" --db "$cw/cp2.db" ingest --checkpoint "$cw/bad.state" $fx/vigil-learn.log
+	grep -q "^vigil: ingest: --checkpoint $cw/bad.state:1: not 'NODE TIME_MS SERIAL'\$" "$cw/e"
+	[ ! -e "$cw/cp2.db" ]
+	rm -f "$db"* "$cp" "$cw/bad.state"
+}
+
+# ingest without a file reads auditd's log_file (auditd.conf, here
+# $VIGIL_AUDITD_CONF) and its rotations, oldest first.
+k_ingest_auditd_conf() {
+	local d=$cw/auditconf
+	rm -rf "$d"
+	mkdir -p "$d/log"
+	cp $fx/vigil-learn.log "$d/log/my.log.1"
+	cp $fx/vigil-generate.log "$d/log/my.log"
+	printf '# auditd.conf\nlocal_events = yes\n  log_file =  %s/log/my.log  \nlog_format = ENRICHED\n' "$d" > "$d/auditd.conf"
+	VIGIL_AUDITD_CONF=$d/auditd.conf expect_rc 0 "$VIGIL" --db "$d/v.db" ingest
+	[ "$(count "$d/v.db" 'SELECT count(*) FROM records')" = 60 ]
+	[ "$(count "$d/v.db" 'SELECT group_concat(path, " ") FROM (SELECT path FROM sources ORDER BY rowid)')" = "$d/log/my.log.1 $d/log/my.log" ]
+	# a relative log_file: said, the default read
+	printf 'log_file = my.log\n' > "$d/rel.conf"
+	# (exit 2 unless this machine has that log: not checked)
+	VIGIL_AUDITD_CONF=$d/rel.conf "$VIGIL" --db "$d/w.db" ingest \
+		> "$cw/o" 2> "$cw/e" || true
+	grep -q "rel.conf:1: log_file my.log is not an absolute path: reading /var/log/audit/audit.log" "$cw/e"
+	rm -rf "$d"
+}
+
 t_cli k_readonly_no_wal k_readonly_no_wal
 t_cli k_port_leading_zero k_port_leading_zero
 t_cli k_repeated_block k_repeated_block
@@ -203,3 +411,12 @@ t_cli k_subject_basename k_subject_basename
 t_cli k_report_no_overwrite k_report_no_overwrite
 t_cli k_datadir_rebuild k_datadir_rebuild
 t_cli k_exit_status_doc k_exit_status_doc
+t_cli k_status_json k_status_json
+t_cli k_diff_json k_diff_json
+t_cli k_generate_json k_generate_json
+t_cli k_boot_list_json k_boot_list_json
+t_cli k_snapshot_json k_snapshot_json
+t_cli k_trial_report_json k_trial_report_json
+t_cli k_completion_format k_completion_format
+t_cli k_ingest_checkpoint k_ingest_checkpoint
+t_cli k_ingest_auditd_conf k_ingest_auditd_conf

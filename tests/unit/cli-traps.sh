@@ -479,6 +479,64 @@ t15_ingest_progress() {
 	rm -f "$log" "$cw/prog.db"* "$cw/prog2.db"*
 }
 
+# A compressed rotation (gzip, xz, zstd, bzip2) is named as compressed,
+# with the command that reads it, instead of a line per NUL byte; alone
+# it makes no database; from standard input too. Issue 26 section 3.
+t26_ingest_compressed() {
+	local d=$cw/gz db
+	rm -rf "$d"
+	mkdir -p "$d"
+	db=$d/v.db
+	cp $fx/vigil-learn.log "$d/a.log.2"
+	gzip "$d/a.log.2"
+	expect_rc 2 "$VIGIL" --db "$db" ingest "$d/a.log.2.gz"
+	grep -q "^vigil: ingest: $d/a.log.2.gz: compressed (gzip): not read; to read it: zcat $d/a.log.2.gz | vigil --db $db ingest -\$" "$cw/e"
+	not grep -q 'NUL byte' "$cw/e"
+	[ ! -e "$db" ]
+	# the command it gives reads it
+	zcat "$d/a.log.2.gz" | expect_rc 0 "$VIGIL" --db "$db" ingest -
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 20 ]
+	# beside a plain log: that one is read, exit 1
+	expect_rc 1 "$VIGIL" --db "$db" ingest "$d/a.log.2.gz" $fx/foreign.log
+	grep -q 'a.log.2.gz: compressed (gzip)' "$cw/e"
+	# standard input
+	expect_rc 2 "$VIGIL" --db "$db" ingest - < "$d/a.log.2.gz"
+	grep -q '^vigil: ingest: -: compressed (gzip): not read; to read it: ... | zcat | vigil' "$cw/e"
+	# the other kinds, by their magic; a hostile name is quoted and escaped
+	printf '\3757zXZ\0\0\4\346' > "$d/b.xz"
+	printf '\50\265\57\375\44\0' > "$d/c.zst"
+	printf 'BZh91AY&SY' > "$d/d.bz2"
+	printf '\37\213\10\0' > "$d/it's"$'\e[2J'
+	expect_rc 2 "$VIGIL" --db "$db" ingest "$d/b.xz" "$d/c.zst" "$d/d.bz2" "$d/it's"$'\e[2J'
+	grep -q "b.xz: compressed (xz): not read; to read it: xzcat $d/b.xz |" "$cw/e"
+	grep -q "c.zst: compressed (zstd): not read; to read it: zstdcat $d/c.zst |" "$cw/e"
+	grep -q "d.bz2: compressed (bzip2): not read; to read it: bzcat $d/d.bz2 |" "$cw/e"
+	grep -qF "it's\\x1b[2J: compressed (gzip): not read; to read it: zcat '$d/it'\\''s\\x1b[2J' |" "$cw/e"
+	not grep -q $'\e' "$cw/e"
+	rm -rf "$d"
+}
+
+# An endless input is bounded with a message naming it and the line:
+# /dev/zero (no newline) and a stream of lines that are no records; what
+# was read before is kept. Issue 26 section 3.
+t26_ingest_endless() {
+	local db=$cw/endless.db
+	rm -f "$db"*
+	expect_rc 2 timeout 60 "$VIGIL" --db "$db" ingest /dev/zero
+	grep -q '^vigil: ingest: /dev/zero:1: more than 1 MiB without a newline: not a text audit log' "$cw/e"
+	[ "$(wc -l < "$cw/e")" = 1 ]
+	# records first, then endless junk: the records are kept
+	{ cat $fx/vigil-learn.log; yes; } | expect_rc 2 timeout 60 "$VIGIL" --db "$db" ingest -
+	grep -q '^vigil: ingest: -:10035: 10000 lines in a row that are no audit record' "$cw/e"
+	grep -q ' 20 vigil records stored' "$cw/o"
+	[ "$(count "$db" 'SELECT count(*) FROM records')" = 20 ]
+	# a regular file is finite: read to its end whatever it holds
+	{ cat $fx/vigil-learn.log; yes | head -n 12000; cat $fx/foreign.log; } > "$cw/junk.log"
+	expect_rc 1 "$VIGIL" --db "$db" ingest "$cw/junk.log"
+	[ "$(count "$db" 'SELECT count(*) FROM foreign_records')" -gt 0 ]
+	rm -f "$db"* "$cw/junk.log"
+}
+
 t_cli "traps: --help lists every verb of the command table" t15_help_lists_verbs
 t_cli "traps: --db is accepted after every verb" t15_db_after_every_verb
 t_cli "traps: generate -o writes through a device, FIFO or symlink, never replaces it" t15_generate_output_nonregular
@@ -496,3 +554,5 @@ t_cli "traps: - reads standard input for every verb reading a file" t15_stdin_da
 t_cli "traps: export -o DIR/ prints no //" t15_export_dir_slash
 t_cli "traps: status prints the mode once" t15_status_mode_once
 t_cli "traps: ingest shows progress on a terminal only" t15_ingest_progress
+t_cli "traps: ingest names a compressed log and the command that reads it" t26_ingest_compressed
+t_cli "traps: ingest bounds an endless input with a message, keeps what it read" t26_ingest_endless
