@@ -820,6 +820,38 @@ c_report_apparmor() {
 	grep -q '<tr><td>DENIED</td><td>/usr/sbin/bootsvc</td><td>open</td><td>/etc/shadow</td><td>r</td><td class="n">1</td></tr>' "$cw/aarep/index.html"
 }
 
+# trial --report on AppArmor's optional checks (tests/fixtures/vm/
+# apparmor-optional.log, from 93-next-redis's trial in the VM: redis-server
+# opens /proc/sys/net/core/somaxconn, net_ctl_permissions() asks
+# ns_capable_noaudit(CAP_NET_ADMIN), AppArmor's complain mode logs it with
+# info="optional: no audit"; then the secret variant's /etc/shadow read):
+# listed apart, not a would-be denial, so a trial with nothing else is clean.
+c_trial_optional() {
+	local db=$cw/aaopt.db db1=$cw/aaopt1.db d=$cw/aaopt
+	local exe=/tmp/vigil-t/93-next-redis/redis-server
+	rm -rf "$db"* "$db1"* "$d"
+	mkdir -p "$d"
+	printf 'start 1796594500000\ncandidate /x.policy\nprofile tmp.vigil-t.93-next-redis.redis-server\t%s\t%s\nsubject %s\n' \
+		"$d/p" "$exe" "$exe" > "$d/trial.state"
+	# the optional check alone: a clean trial (exit 0), the check listed
+	head -n 8 $fx/vm/apparmor-optional.log > "$d/opt.log"
+	grep -q 'info="optional: no audit"' "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" ingest "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" trial --report "$d"
+	[ "$(sed -n 2p "$cw/o")" = "vigil (observe mode) would have denied:" ]
+	grep -q "^AppArmor's optional checks (made without auditing: enforced, AppArmor denies them with no record" "$cw/o"
+	grep -qx '	tmp.vigil-t.93-next-redis.redis-server: capable net_admin' "$cw/o"
+	[ "$(tail -n 1 "$cw/o")" = "0 AppArmor, 0 vigil would-be denials since the trial started (run vigil ingest first); 1 optional check apart" ]
+	# with the secret read: both would have denied it (exit 1), the
+	# optional check still apart
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vm/apparmor-optional.log
+	expect_rc 1 "$VIGIL" --db "$db" trial --report "$d"
+	[ "$(sed -n 2p "$cw/o")" = "	tmp.vigil-t.93-next-redis.redis-server: open /etc/shadow (r)" ]
+	grep -qx "	$exe: open r /etc/shadow (1)" "$cw/o"
+	[ "$(grep -c 'net_admin' "$cw/o")" = 1 ]
+	[ "$(tail -n 1 "$cw/o")" = "1 AppArmor, 1 vigil would-be denials since the trial started (run vigil ingest first); 1 optional check apart" ]
+}
+
 c_diff_apparmor() {
 	local db=$cw/aadiff.db db0=$cw/aadiff0.db p=$cw/aadiff.policy
 	rm -rf "$db"* "$db0"* "$cw/aaroot"
@@ -1355,6 +1387,7 @@ t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
+t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
