@@ -734,6 +734,49 @@ kvd_run() {
 	done
 }
 
+# generate --update after an AppArmor complain trial alone (no vigil
+# observe): its ALLOWED records are accesses the candidate lacks, proposed
+# as a would-deny is; a sensitive one is marked, never proposed; an
+# optional check (info="optional: no audit") and a network record are
+# counted, not merged. Records as the 6.1 kernel writes them.
+c_generate_update_apparmor() {
+	local db=$cw/upda.db p=$cw/upda.policy t=1796290000 a
+	rm -rf "$db"* "$p" "$cw/uaroot" "$cw"/upda*.log
+	mkdir -p "$cw/uaroot"
+	kvd_run "$cw/upda1.log" $t 811 1
+	kvd_run "$cw/upda1.log" $((t + 100)) 1207 11
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" -o "$p"
+	cp "$p" "$cw/upda-edited.policy"
+	a='apparmor="ALLOWED"'
+	{
+		echo "type=KERNEL_OTHER msg=audit($((t + 300)).000:61): vigil=1 seq=61 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/kvd.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=AVC msg=audit($((t + 301)).000:62): $a operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/modules/acl.so\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 302)).000:63): $a operation=\"mknod\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/kvd.pid\" pid=2210 comm=\"kvd\" requested_mask=\"c\" denied_mask=\"c\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 303)).000:64): $a operation=\"capable\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=24  capname=\"sys_resource\""
+		echo "type=AVC msg=audit($((t + 304)).000:65): $a operation=\"capable\" info=\"optional: no audit\" error=-1 profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=12  capname=\"net_admin\""
+		echo "type=AVC msg=audit($((t + 305)).000:66): $a operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/etc/shadow\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 306)).000:67): $a operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"create\" denied_mask=\"create\""
+		echo "type=AVC msg=audit($((t + 307)).000:68): $a operation=\"open\" profile=\"usr.sbin.other\" name=\"/etc/other.conf\" pid=2300 comm=\"other\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+	} > "$cw/upda2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda2.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 3 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 4 ALLOWED records read as would-deny, 1 optional check and 2 other records (network, signals, children) not merged$" "$cw/e"
+	grep -B2 '^	file r /var/lib/kvd/modules/acl.so$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	file c /var/lib/kvd/kvd.pid$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	cap use sys_resource$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -q '^	# vigil: left out: file r /etc/shadow	# a trial.s would-deny of a sensitive object' "$p"
+	not grep -q 'net_admin\|other.conf\|^	file r /etc/shadow$' "$p"
+	# every line of the candidate kept
+	diff <(grep -v '^# observed from ' "$cw/upda-edited.policy") \
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|^	# count 1, ' "$p")
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# a second update adds nothing more
+	cp "$p" "$cw/upda-1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
+	diff <(grep -v '^# vigil: updated' "$cw/upda-1.policy") <(grep -v '^# vigil: updated' "$p")
+}
+
 c_generate_update() {
 	local db=$cw/upd.db p=$cw/upd.policy t=1796290000
 	rm -rf "$db"* "$p" "$cw/uroot" "$cw"/upd*.log
@@ -1385,6 +1428,7 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
+t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitive marked, optional not merged" c_generate_update_apparmor
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
