@@ -5,6 +5,7 @@
  * explained heuristics unless strict; glob escaping. Library-like:
  * reports errors, never logs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1074,14 +1075,16 @@ bool rules_vary_off;
  * digits (the pid's, VARY_DIGITS_MIN or more of them, or in a name the
  * program made) or as a word of 6 or more bytes (random). Two names of
  * one group must share one of these, and for VARY_NUMBER their time
- * spans must not overlap: candidates for a group are looked up by them,
- * not tried pair by pair.
+ * spans must not overlap; for a random word, one of the two must look
+ * random (a group of them needs more than half to: two names that do not
+ * look random could only join one as its minority, which is not tried).
  */
 enum {
 	VARY_CAN_PID = 1,	/* a run of digits is the pid */
 	VARY_CAN_NUMBER = 2,	/* a run of VARY_DIGITS_MIN or more digits */
 	VARY_CAN_MADE = 4,	/* made by it, a run of digits */
 	VARY_CAN_RANDOM = 8,	/* a word of 6 or more bytes */
+	VARY_LOOKS = 16,	/* ... that looks random (judge's random_run) */
 };
 
 static unsigned int vary_can(const struct vigil_rule *r, size_t dlen)
@@ -1097,10 +1100,25 @@ static unsigned int vary_can(const struct vigil_rule *r, size_t dlen)
 			s++;
 			continue;
 		}
-		for (e = s; is_word(*e); e++)
-			;
+		bool dig = false, up = false, low = false;
+		const char *w;
+		size_t hex = 0;
+
+		for (e = s; is_word(*e); e++) {
+			dig |= *e >= '0' && *e <= '9';
+			up |= *e >= 'A' && *e <= 'Z';
+			low |= *e >= 'a' && *e <= 'z';
+		}
 		if (e - s >= 6)
 			can |= VARY_CAN_RANDOM;
+		/* a random run: a digit or both cases, or 8 hex digits */
+		if (e - s >= 6 && (dig || (up && low)))
+			can |= VARY_LOOKS;
+		for (w = s; w < e; w++) {
+			hex = isxdigit((unsigned char)*w) ? hex + 1 : 0;
+			if (hex >= 8)
+				can |= VARY_LOOKS;
+		}
 		for (; s < e; s++) {
 			const char *d = s;
 
@@ -1233,12 +1251,15 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 
 			if (done[g])
 				continue;
-			/* the candidates: after g, not done, a kind shared */
+			/* the candidates: after g, not done, a kind shared
+			 * (random: one of the two must look it) */
 			nc = 0;
 			for (k = g + 1; k < j; k++)
-				if (!done[k] && (can[g] & can[k] &
-						 (VARY_CAN_PID | VARY_CAN_MADE |
-						  VARY_CAN_RANDOM)))
+				if (!done[k] &&
+				    ((can[g] & can[k] &
+				      (VARY_CAN_PID | VARY_CAN_MADE)) ||
+				     ((can[g] & can[k] & VARY_CAN_RANDOM) &&
+				      ((can[g] | can[k]) & VARY_LOOKS))))
 					cand[nc++] = k, mark[k] = 1;
 			if (can[g] & VARY_CAN_NUMBER) {
 				/* used apart from g: ended before it began,
