@@ -164,6 +164,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 			     gen = { 0 };
 	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0 };
 	struct vigil_update_stats st;
+	struct vigil_store_aa_wd aa = { 0 };
+	bool aa_view = false;
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_policy *pol = NULL;
 	struct vigil_rules_opts o;
@@ -203,6 +205,11 @@ static int generate_update(struct vigil_store *store, const char *db,
 		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
 					   &o, &learned, err, sizeof(err));
 	}
+	/* an AppArmor trial's ALLOWED records are would-deny records too */
+	if (!rc) {
+		rc = vigil_store_apparmor_wd_begin(store, fresh_since, &aa);
+		aa_view = true;
+	}
 	if (!rc) {
 		o.check = true;
 		o.no_would_deny = false;
@@ -214,6 +221,13 @@ static int generate_update(struct vigil_store *store, const char *db,
 		o.since_ms = known_from;
 		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
 					   &o, &gen, err, sizeof(err));
+	}
+	if (aa_view) {
+		int rc2 = vigil_store_apparmor_wd_end(store);
+
+		aa_view = false;
+		if (!rc)
+			rc = rc2;
 	}
 	if (rc) {
 		if (err[0])
@@ -261,6 +275,12 @@ static int generate_update(struct vigil_store *store, const char *db,
 		"admit a marked one)", file, st.added,
 		plural(st.added), st.proposed, st.left_out, st.sensitive,
 		st.kept_out, st.kept_out == 1 ? "" : "es", st.literal);
+	if (aa.merged || aa.optional || aa.skipped)
+		fprintf(stderr, "; AppArmor's trial: %zu ALLOWED record%s read "
+			"as would-deny, %zu optional check%s and %zu other "
+			"record%s (network, signals, children) not merged",
+			aa.merged, plural(aa.merged), aa.optional,
+			plural(aa.optional), aa.skipped, plural(aa.skipped));
 	if (st.unnamed && vo->nsubjects)
 		fprintf(stderr, "; %zu access%s of programs no block selects "
 			"(not merged: generate them with --subject)",

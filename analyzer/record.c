@@ -603,6 +603,12 @@ void aa_fields_parse(struct aa_fields *f, const char *text)
 	f->cap = audit_field(text, "capname");
 	f->family = audit_field(text, "family");
 	f->mask = audit_field(text, "requested_mask");
+	f->info = audit_field(text, "info");
+}
+
+bool aa_optional(const struct aa_fields *f)
+{
+	return f->info && !strcmp(f->info, "optional: no audit");
 }
 
 void aa_fields_free(struct aa_fields *f)
@@ -614,6 +620,7 @@ void aa_fields_free(struct aa_fields *f)
 	free(f->cap);
 	free(f->family);
 	free(f->mask);
+	free(f->info);
 }
 
 const char *aa_fields_object(const struct aa_fields *f)

@@ -76,10 +76,20 @@ bool aa_profile_of(const char *prof, const char *exe);
  */
 char *aa_profile_name(const char *exe);
 /* The fields of an AppArmor record that say what it was about (each
- * malloc'd, NULL when absent): what trial, report and diff show. */
+ * malloc'd, NULL when absent): what trial, report and diff show. info:
+ * AppArmor's note ("optional: no audit": see aa_optional()). */
 struct aa_fields {
-	char *verdict, *profile, *op, *name, *cap, *family, *mask;
+	char *verdict, *profile, *op, *name, *cap, *family, *mask, *info;
 };
+/*
+ * Whether the record is of a check the kernel made without auditing
+ * (CAP_OPT_NOAUDIT, e.g. ns_capable_noaudit() in net_ctl_permissions()
+ * on each open of /proc/sys/net/...): AppArmor logs it only in complain
+ * mode, as ALLOWED with info="optional: no audit"; enforced, it denies it
+ * with no record and the kernel takes its fallback. vigil honours
+ * CAP_OPT_NOAUDIT as AppArmor's enforce mode does: it records none.
+ */
+bool aa_optional(const struct aa_fields *f);
 void aa_fields_parse(struct aa_fields *f, const char *text);
 void aa_fields_free(struct aa_fields *f);
 /* The record's object: name, else capname, else family; NULL if none. */

@@ -5,6 +5,7 @@
  * explained heuristics unless strict; glob escaping. Library-like:
  * reports errors, never logs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1068,11 +1069,135 @@ static int heur_store(struct vigil_rule *rules, size_t *n, struct blast *b)
 
 bool rules_vary_off;
 
+/*
+ * What a name may vary by (rules_vary.c's judge), from its last component
+ * and its record alone: a part of a name can vary only as a whole run of
+ * digits (the pid's, VARY_DIGITS_MIN or more of them, or in a name the
+ * program made) or as a word of 6 or more bytes (random). Two names of
+ * one group must share one of these, and for VARY_NUMBER their time
+ * spans must not overlap; for a random word, one of the two must look
+ * random (a group of them needs more than half to: two names that do not
+ * look random could only join one as its minority, which is not tried).
+ */
+enum {
+	VARY_CAN_PID = 1,	/* a run of digits is the pid */
+	VARY_CAN_NUMBER = 2,	/* a run of VARY_DIGITS_MIN or more digits */
+	VARY_CAN_MADE = 4,	/* made by it, a run of digits */
+	VARY_CAN_RANDOM = 8,	/* a word of 6 or more bytes */
+	VARY_LOOKS = 16,	/* ... that looks random (judge's random_run) */
+};
+
+static unsigned int vary_can(const struct vigil_rule *r, size_t dlen)
+{
+	const char *s = r->object + dlen + 1, *e;
+	unsigned int can = 0;
+	char pid[16];
+	int pl = r->pid ? snprintf(pid, sizeof(pid), "%u",
+				   (unsigned int)r->pid) : 0;
+
+	while (*s) {
+		if (!is_word(*s)) {
+			s++;
+			continue;
+		}
+		bool dig = false, up = false, low = false;
+		const char *w;
+		size_t hex = 0;
+
+		for (e = s; is_word(*e); e++) {
+			dig |= *e >= '0' && *e <= '9';
+			up |= *e >= 'A' && *e <= 'Z';
+			low |= *e >= 'a' && *e <= 'z';
+		}
+		if (e - s >= 6)
+			can |= VARY_CAN_RANDOM;
+		/* a random run: a digit or both cases, or 8 hex digits */
+		if (e - s >= 6 && (dig || (up && low)))
+			can |= VARY_LOOKS;
+		for (w = s; w < e; w++) {
+			hex = isxdigit((unsigned char)*w) ? hex + 1 : 0;
+			if (hex >= 8)
+				can |= VARY_LOOKS;
+		}
+		for (; s < e; s++) {
+			const char *d = s;
+
+			if (*s < '0' || *s > '9')
+				continue;
+			while (d < e && *d >= '0' && *d <= '9')
+				d++;
+			if (d - s >= VARY_DIGITS_MIN)
+				can |= VARY_CAN_NUMBER;
+			if (r->access & VIGIL_FILE_C)
+				can |= VARY_CAN_MADE;
+			if (pl && d - s == pl && !memcmp(s, pid, (size_t)pl))
+				can |= VARY_CAN_PID;
+			s = d - 1;
+		}
+	}
+	return can;
+}
+
+/* Index arrays of a folder and shape sorted by first and by last seen. */
+static const struct vigil_rule *vary_rules;
+static const struct vary_ix *vary_ixs;
+
+static int by_first(const void *a, const void *b)
+{
+	int64_t x = vary_rules[vary_ixs[*(const size_t *)a].i].first,
+		y = vary_rules[vary_ixs[*(const size_t *)b].i].first;
+
+	return (x > y) - (x < y);
+}
+
+static int by_last(const void *a, const void *b)
+{
+	int64_t x = vary_rules[vary_ixs[*(const size_t *)a].i].last,
+		y = vary_rules[vary_ixs[*(const size_t *)b].i].last;
+
+	return (x > y) - (x < y);
+}
+
+static int idx_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* rules_vary_glob over ix[m[0..nm)]: *glob (NULL: none). */
+static int vary_try(const struct vigil_rule *rules, const struct vary_ix *ix,
+		    const size_t *m, size_t nm, struct vary_name *vn,
+		    char **glob, unsigned int *kind)
+{
+	size_t q;
+
+	for (q = 0; q < nm; q++) {
+		const struct vigil_rule *r = &rules[ix[m[q]].i];
+
+		vn[q] = (struct vary_name){ r->object, r->first, r->last,
+					    r->pid, r->access };
+	}
+	return rules_vary_glob(vn, nm, glob, kind);
+}
+
+/*
+ * Names that vary between runs, a folder and shape at a time. From each
+ * name not yet in a group (in name order) a group grows by the names
+ * after it that keep a glob possible, in name order: the same groups as
+ * trying each of them in turn, but only the names that can share a kind
+ * of variation with the first are tried (vary_can: the pid's, numbers
+ * used apart, numbers it made, random words), and a run of them at once
+ * (twice as many after each success, back to one after a failure), so
+ * that a folder of 2,000 names costs O(n log n) calls, not n^2/2.
+ */
 static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 {
 	struct vary_ix *ix;
 	struct vary_name *vn = NULL;
-	size_t *m = NULL, ni = 0, i, j, k, g, nm;
+	size_t *m = NULL, *cand = NULL, *byf = NULL, *byl = NULL;
+	size_t ni = 0, i, j, k, g, nm, nc, nd, lo, hi, pos, step, q;
+	unsigned char *can = NULL, *mark = NULL;
 	bool *done = NULL, any = false;
 	unsigned int kind;
 	char *glob;
@@ -1083,8 +1208,14 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 	ix = calloc(*n ? *n : 1, sizeof(*ix));
 	vn = calloc(*n ? *n : 1, sizeof(*vn));
 	m = calloc(*n ? *n : 1, sizeof(*m));
+	cand = calloc(*n ? *n : 1, sizeof(*cand));
+	byf = calloc(*n ? *n : 1, sizeof(*byf));
+	byl = calloc(*n ? *n : 1, sizeof(*byl));
+	can = calloc(*n ? *n : 1, sizeof(*can));
+	mark = calloc(*n ? *n : 1, sizeof(*mark));
 	done = calloc(*n ? *n : 1, sizeof(*done));
-	if (!ix || !vn || !m || !done) {
+	if (!ix || !vn || !m || !cand || !byf || !byl || !can || !mark ||
+	    !done) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1102,45 +1233,91 @@ static int heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b)
 	}
 	vary_base = rules;
 	qsort(ix, ni, sizeof(*ix), vary_cmp);
+	for (g = 0; g < ni; g++)
+		can[g] = (unsigned char)vary_can(&rules[ix[g].i], ix[g].dlen);
+	vary_rules = rules;
+	vary_ixs = ix;
 	for (i = 0; i < ni && !rc; i = j) {
 		for (j = i + 1; j < ni && vary_same(&ix[i], &ix[j]); j++)
 			;
-		/* within one folder and shape: grow a group from each name */
+		/* the names of VARY_CAN_NUMBER by first and by last seen */
+		for (nd = 0, k = i; k < j; k++)
+			if (can[k] & VARY_CAN_NUMBER)
+				byf[nd] = byl[nd] = k, nd++;
+		qsort(byf, nd, sizeof(*byf), by_first);
+		qsort(byl, nd, sizeof(*byl), by_last);
 		for (g = i; g < j && !rc; g++) {
+			const struct vigil_rule *rg = &rules[ix[g].i];
+
 			if (done[g])
 				continue;
+			/* the candidates: after g, not done, a kind shared
+			 * (random: one of the two must look it) */
+			nc = 0;
+			for (k = g + 1; k < j; k++)
+				if (!done[k] &&
+				    ((can[g] & can[k] &
+				      (VARY_CAN_PID | VARY_CAN_MADE)) ||
+				     ((can[g] & can[k] & VARY_CAN_RANDOM) &&
+				      ((can[g] | can[k]) & VARY_LOOKS))))
+					cand[nc++] = k, mark[k] = 1;
+			if (can[g] & VARY_CAN_NUMBER) {
+				/* used apart from g: ended before it began,
+				 * or began after it ended */
+				for (lo = 0, hi = nd; lo < hi;) {
+					q = (lo + hi) / 2;
+					if (rules[ix[byl[q]].i].last <= rg->first)
+						lo = q + 1;
+					else
+						hi = q;
+				}
+				for (q = 0; q < lo; q++)
+					if (byl[q] > g && !done[byl[q]] &&
+					    !mark[byl[q]])
+						cand[nc++] = byl[q],
+						mark[byl[q]] = 1;
+				for (lo = 0, hi = nd; lo < hi;) {
+					q = (lo + hi) / 2;
+					if (rules[ix[byf[q]].i].first < rg->last)
+						lo = q + 1;
+					else
+						hi = q;
+				}
+				for (q = lo; q < nd; q++)
+					if (byf[q] > g && !done[byf[q]] &&
+					    !mark[byf[q]])
+						cand[nc++] = byf[q],
+						mark[byf[q]] = 1;
+			}
+			for (q = 0; q < nc; q++)
+				mark[cand[q]] = 0;
+			qsort(cand, nc, sizeof(*cand), idx_cmp);
+			/* grow: a run of candidates at once, in order */
 			nm = 0;
 			m[nm++] = g;
-			for (k = g + 1; k < j; k++) {
-				const struct vigil_rule *r;
-				size_t q;
+			for (pos = 0, step = 1; pos < nc && !rc;) {
+				size_t run = step < nc - pos ? step : nc - pos;
 
-				if (done[k])
-					continue;
-				m[nm++] = k;
-				for (q = 0; q < nm; q++) {
-					r = &rules[ix[m[q]].i];
-					vn[q] = (struct vary_name){ r->object,
-						r->first, r->last, r->pid,
-						r->access };
-				}
-				rc = rules_vary_glob(vn, nm, &glob, &kind);
+				memcpy(m + nm, cand + pos, run * sizeof(*m));
+				rc = vary_try(rules, ix, m, nm + run, vn,
+					      &glob, &kind);
 				if (rc)
 					break;
-				if (!glob)
-					nm--;
+				if (glob) {
+					nm += run;
+					pos += run;
+					step *= 2;
+				} else if (run == 1) {
+					pos++;
+					step = 1;
+				} else {
+					step = run / 2;
+				}
 				free(glob);
 			}
 			if (rc)
 				break;
-			for (k = 0; k < nm; k++) {
-				const struct vigil_rule *r = &rules[ix[m[k]].i];
-
-				vn[k] = (struct vary_name){ r->object, r->first,
-							    r->last, r->pid,
-							    r->access };
-			}
-			rc = rules_vary_glob(vn, nm, &glob, &kind);
+			rc = vary_try(rules, ix, m, nm, vn, &glob, &kind);
 			if (rc || !glob)
 				continue;
 			for (k = 0; k < nm; k++)
@@ -1155,6 +1332,11 @@ out:
 	free(ix);
 	free(vn);
 	free(m);
+	free(cand);
+	free(byf);
+	free(byl);
+	free(can);
+	free(mark);
 	free(done);
 	return rc;
 }

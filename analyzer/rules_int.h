@@ -54,6 +54,8 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
  * vigil itself.
  */
 extern bool rules_vary_off;
+/* rules_vary_glob's calls so far: tests/unit/test_rules counts them. */
+extern size_t rules_vary_calls;
 
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l);
 /* dst |= src, host_words words each (dst NULL: nothing). */

@@ -126,10 +126,10 @@ static bool is_pid(const char *s, size_t len, uint32_t pid)
  * (VIGIL_HEUR_NUMBER, _RANDOM, _PID) or 0 when the part may not vary.
  */
 static unsigned int judge(const struct vary_name *names,
-			  const struct part *const *v, size_t n, size_t *pre,
-			  size_t *suf)
+			  const struct part *const *v, size_t n, bool spans,
+			  size_t *pre, size_t *suf)
 {
-	size_t p, s, minlen = (size_t)-1, i, j, k, looks = 0;
+	size_t p, s, minlen = (size_t)-1, i, looks = 0;
 	bool pids = true, apart = true, random = true, made = true;
 
 	for (i = 0; i < n; i++)
@@ -167,15 +167,9 @@ static unsigned int judge(const struct vary_name *names,
 	}
 	if (i == n && pids)
 		return VIGIL_HEUR_PID;
-	if (i == n && apart && n > 1) {
-		/* used one after the other: their time spans do not overlap */
-		for (j = 0; j < n && apart; j++)
-			for (k = j + 1; k < n && apart; k++)
-				apart = names[j].last <= names[k].first ||
-					names[k].last <= names[j].first;
-		if (apart)
-			return VIGIL_HEUR_NUMBER;
-	}
+	/* used one after the other: their time spans do not overlap */
+	if (i == n && apart && n > 1 && spans)
+		return VIGIL_HEUR_NUMBER;
 	/* numbers it made, whatever their length: rotations, counters */
 	if (i == n && made && n > 1)
 		return VIGIL_HEUR_MADE;
@@ -206,9 +200,54 @@ static unsigned int judge(const struct vary_name *names,
 	return random ? VIGIL_HEUR_RANDOM : 0;
 }
 
+static int span_cmp(const void *a, const void *b)
+{
+	const struct vary_name *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->last > y->last) - (x->last < y->last);
+}
+
+/*
+ * Whether no two of the names' time spans overlap (touching is apart), in
+ * O(n log n): sorted by (first, last), each span must end before the next
+ * starts. That is the pairwise test when every first <= last (a chain),
+ * which the store keeps; any other span is tested pairwise.
+ */
+static int spans_apart(const struct vary_name *names, size_t n, bool *ret)
+{
+	struct vary_name *s;
+	size_t i, k;
+
+	*ret = true;
+	for (i = 0; i < n; i++)
+		if (names[i].first > names[i].last)
+			break;
+	if (i < n) {
+		for (i = 0; i < n && *ret; i++)
+			for (k = i + 1; k < n && *ret; k++)
+				*ret = names[i].last <= names[k].first ||
+				       names[k].last <= names[i].first;
+		return 0;
+	}
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, names, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), span_cmp);
+	for (i = 0; i + 1 < n && *ret; i++)
+		*ret = s[i].last <= s[i + 1].first;
+	free(s);
+	return 0;
+}
+
+size_t rules_vary_calls;
+
 int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 		    unsigned int *kind)
 {
+	bool spans = false;
 	struct part (*parts)[VARY_PARTS_MAX];
 	const struct part **col = NULL;
 	size_t dlen, i, k, len = 0, pre, suf;
@@ -221,6 +260,7 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 
 	*ret = NULL;
 	*kind = 0;
+	rules_vary_calls++;
 	if (!n)
 		return 0;
 	slash = strrchr(names[0].path, '/');
@@ -250,6 +290,11 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 				goto out;
 		len += strlen(names[i].path);
 	}
+	if (n > 1) {
+		rc = spans_apart(names, n, &spans);
+		if (rc)
+			goto out;
+	}
 	out = malloc(len + 2);
 	if (!out) {
 		rc = -ENOMEM;
@@ -266,14 +311,14 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 		/* n == 1: only a number that is the pid varies */
 		if (i == n && (n > 1 || !p0->word ||
 			       !judge(names, (const struct part *[]){ p0 }, 1,
-				      &pre, &suf))) {
+				      false, &pre, &suf))) {
 			o = mempcpy(o, p0->s, p0->len);
 			literal |= p0->word || p0->s[0] != '.';
 			continue;
 		}
 		for (i = 0; i < n; i++)
 			col[i] = &parts[i][k];
-		h = judge(names, col, n, &pre, &suf);
+		h = judge(names, col, n, spans, &pre, &suf);
 		if (!h)
 			goto fail;
 		kinds |= h;

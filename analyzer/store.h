@@ -245,6 +245,22 @@ int vigil_store_boots(struct vigil_store *s, struct vigil_store_boot **ret,
 int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
 				 int (*fn)(void *ctx, const char *text),
 				 void *ctx);
+/*
+ * AppArmor's ALLOWED records since since_ms (a complain-mode trial's
+ * would-be denials) of the profiles vigil's export names after the stored
+ * programs (aa_profile_name), read as vigil would-deny records of those
+ * programs through a temp view "records" (over the node selection, if
+ * any) until vigil_store_apparmor_wd_end(): generate --update merges
+ * them. Files (requested_mask letters r w a x m c d l k) and
+ * capabilities; optional checks (aa_optional) and the rest (network,
+ * signals, children's profiles) are counted, not merged. 0, -EIO, -ENOMEM.
+ */
+struct vigil_store_aa_wd {
+	size_t merged, optional, skipped;
+};
+int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
+				  struct vigil_store_aa_wd *c);
+int vigil_store_apparmor_wd_end(struct vigil_store *s);
 /* SELinux's AVC denials (permissive or not) since since_ms, by time. */
 int vigil_store_selinux_denied(struct vigil_store *s, int64_t since_ms,
 			       int (*fn)(void *ctx, const char *text),

@@ -6,9 +6,12 @@
  * started. Library-like: reports errors, never logs.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "store_int.h"
 #include "store.h"
+#include "record.h"
 
 /* The text of kind's foreign records since since_ms matching like. */
 static int foreign_text(struct vigil_store *s, const char *kind,
@@ -77,5 +80,230 @@ int vigil_store_would_deny(struct vigil_store *s, int64_t since_ms,
 		rc = fn(ctx, &d);
 	}
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The stored programs and the names vigil's AppArmor export gives them. */
+struct aa_exes {
+	char **exe, **prof;
+	size_t n;
+};
+
+static void aa_exes_free(struct aa_exes *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		free(x->exe[i]);
+		free(x->prof[i]);
+	}
+	free(x->exe);
+	free(x->prof);
+}
+
+static int aa_exes_load(struct vigil_store *s, struct aa_exes *x)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT exe FROM records "
+			       "WHERE exe IS NOT NULL", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *e = store_col_text(st, 0);
+		char **a = realloc(x->exe, (x->n + 1) * sizeof(*a)), **b;
+
+		if (a)
+			x->exe = a;
+		b = realloc(x->prof, (x->n + 1) * sizeof(*b));
+		if (b)
+			x->prof = b;
+		if (!a || !b) {
+			rc = -ENOMEM;
+			break;
+		}
+		x->exe[x->n] = strdup(e);
+		x->prof[x->n] = aa_profile_name(e);
+		if (!x->exe[x->n] || !x->prof[x->n]) {
+			free(x->exe[x->n]);
+			free(x->prof[x->n]);
+			rc = -ENOMEM;
+			break;
+		}
+		x->n++;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * An AppArmor requested_mask as vigil's file access letters (the same
+ * letters mean the same: r w a x m c d l k), or false for one it has not.
+ */
+static bool aa_mask_letters(const char *mask, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *mask; mask++) {
+		if (!strchr("rwaxmcdlk", *mask) || n + 1 >= size)
+			return false;
+		if (!memchr(out, *mask, n))
+			out[n++] = *mask;
+	}
+	out[n] = '\0';
+	return n > 0;
+}
+
+static bool nodes_selected(struct vigil_store *s)
+{
+	sqlite3_stmt *st;
+	bool yes;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_temp_master "
+			       "WHERE name = 'vigil_nodes_sel'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return false;
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+static int run_sql(struct vigil_store *s, const char *sql)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ?
+	       0 : -EIO;
+}
+
+int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
+				  struct vigil_store_aa_wd *c)
+{
+	static const char ins_sql[] =
+		"INSERT INTO temp.vigil_aa_wd (id, node, time_ms, serial, "
+		"seq, verdict, op, access, uid, exe, path, target, object, "
+		"pid, comm, extra, mntns, via, uclass) VALUES (?1, ?2, ?3, "
+		"?4, 0, 'would-deny', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+		"'', 0, NULL, NULL)";
+	struct aa_exes x = { 0 };
+	sqlite3_stmt *q = NULL, *ins = NULL;
+	bool sel = nodes_selected(s);
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = run_sql(s, "DROP TABLE IF EXISTS temp.vigil_aa_wd;"
+		     "CREATE TEMP TABLE vigil_aa_wd AS "
+		     "SELECT * FROM main.records WHERE 0");
+	if (!rc)
+		rc = aa_exes_load(s, &x);
+	if (rc)
+		goto out;
+	if (sqlite3_prepare_v2(s->db, "SELECT node, time_ms, serial, text "
+			       "FROM foreign_records WHERE kind = 'apparmor' "
+			       "AND time_ms >= ?1 AND text LIKE "
+			       "'%apparmor=\"ALLOWED\"%' ORDER BY time_ms, "
+			       "serial", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, ins_sql, -1, &ins, NULL) != SQLITE_OK) {
+		rc = -EIO;
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, since_ms);
+	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+		const char *text = store_col_text(q, 3), *exe = NULL;
+		char acc[16], *pid, *comm, *uid;
+		const char *op = "open", *obj;
+		struct aa_fields f;
+		size_t i;
+
+		aa_fields_parse(&f, text);
+		for (i = 0; f.profile && i < x.n; i++)
+			if (!strcmp(x.prof[i], f.profile))
+				exe = x.exe[i];
+		if (aa_optional(&f)) {
+			c->optional++;
+			aa_fields_free(&f);
+			continue;
+		}
+		if (f.op && !strcmp(f.op, "capable") && f.cap) {
+			op = "capable";
+			strcpy(acc, "use");
+			obj = f.cap;
+		} else if (f.name && f.mask &&
+			   aa_mask_letters(f.mask, acc, sizeof(acc))) {
+			if (f.op && !strcmp(f.op, "exec"))
+				op = "exec";
+			else if (f.op && !strcmp(f.op, "file_mmap"))
+				op = "mmap";
+			obj = f.name;
+		} else {
+			exe = NULL;	/* network, signal, ...: not merged */
+		}
+		if (!exe) {
+			c->skipped++;
+			aa_fields_free(&f);
+			continue;
+		}
+		pid = audit_field(text, "pid");
+		comm = audit_field(text, "comm");
+		uid = audit_field(text, "fsuid");
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, -(int64_t)(c->merged + 1));
+		sqlite3_bind_text(ins, 2, store_col_text(q, 0), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_int64(ins, 3, sqlite3_column_int64(q, 1));
+		sqlite3_bind_int64(ins, 4, sqlite3_column_int64(q, 2));
+		sqlite3_bind_text(ins, 5, op, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 6, acc, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 7, uid ? strtoll(uid, NULL, 10) : 0);
+		sqlite3_bind_text(ins, 8, exe, -1, SQLITE_STATIC);
+		if (strcmp(op, "capable")) {
+			sqlite3_bind_text(ins, 9, obj, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_null(ins, 10);
+		} else {
+			sqlite3_bind_null(ins, 9);
+			sqlite3_bind_text(ins, 10, obj, -1, SQLITE_TRANSIENT);
+		}
+		sqlite3_bind_text(ins, 11, obj, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(ins, 12, pid ? strtoll(pid, NULL, 10) : 0);
+		if (comm)
+			sqlite3_bind_text(ins, 13, comm, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(ins, 13);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			rc = -EIO;
+		else
+			c->merged++;
+		free(pid);
+		free(comm);
+		free(uid);
+		aa_fields_free(&f);
+	}
+	if (!rc)
+		rc = run_sql(s, "DROP VIEW IF EXISTS temp.records");
+	if (!rc)
+		rc = run_sql(s, sel ?
+			     "CREATE TEMP VIEW records AS SELECT * FROM "
+			     "main.records WHERE node IN (SELECT name FROM "
+			     "temp.vigil_nodes_sel) UNION ALL SELECT * FROM "
+			     "temp.vigil_aa_wd" :
+			     "CREATE TEMP VIEW records AS SELECT * FROM "
+			     "main.records UNION ALL SELECT * FROM "
+			     "temp.vigil_aa_wd");
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(ins);
+	aa_exes_free(&x);
+	return rc;
+}
+
+int vigil_store_apparmor_wd_end(struct vigil_store *s)
+{
+	bool sel = nodes_selected(s);
+	int rc = run_sql(s, "DROP VIEW IF EXISTS temp.records;"
+			 "DROP TABLE IF EXISTS temp.vigil_aa_wd");
+
+	if (!rc && sel)
+		rc = run_sql(s, "CREATE TEMP VIEW records AS SELECT * FROM "
+			     "main.records WHERE node IN (SELECT name FROM "
+			     "temp.vigil_nodes_sel)");
 	return rc;
 }

@@ -254,6 +254,7 @@ struct trial_seen {
 	bool header;			/* the target's section started */
 	bool json;			/* --format json */
 	size_t naa, nwd;
+	struct export_notes opt;	/* AppArmor's optional checks */
 };
 
 /* The target's name in the report. */
@@ -352,7 +353,12 @@ static int aa_row(void *ctx, const char *text)
 
 	aa_fields_parse(&f, text);
 	aa_header(t);
-	if (f.profile && loaded(t->s, f.profile)) {
+	if (f.profile && loaded(t->s, f.profile) && aa_optional(&f)) {
+		/* not a would-be denial: listed apart, after vigil's */
+		obj = aa_fields_object(&f);
+		rc = note_add(&t->opt, "%s: %s %s", f.profile,
+			      f.op ? f.op : "?", obj ? obj : "");
+	} else if (f.profile && loaded(t->s, f.profile)) {
 		obj = aa_fields_object(&f);
 		rc = note_add(&t->notes, "%s: %s %s%s%s%s%s", f.profile,
 			      f.op ? f.op : "?", obj ? obj : "",
@@ -442,18 +448,44 @@ static int trial_report(const char *dir, struct state *s, bool json,
 					    wd_row, &t);
 	if (rc)
 		goto out;
-	if (json)
-		printf("],\"target_count\":%zu,\"vigil_count\":%zu}\n", t.naa,
-		       t.nwd);
-	else
+	if (json) {
+		/* AppArmor's optional checks: not would-be denials */
+		fputs("],\"optional_checks\":[", stdout);
+		for (i = 0; i < t.opt.n && !rc; i++) {
+			fputs(i ? ",{" : "{", stdout);
+			rc = esc_json_member(stdout, "check", t.opt.v[i]);
+			putchar('}');
+		}
+		if (rc)
+			goto out;
+		printf("],\"target_count\":%zu,\"vigil_count\":%zu,"
+		       "\"optional_count\":%zu}\n", t.naa, t.nwd, t.opt.n);
+	} else {
+		if (t.opt.n) {
+			printf("AppArmor's optional checks (made without "
+			       "auditing: enforced, AppArmor denies them with "
+			       "no record and the kernel takes its fallback; "
+			       "vigil records none; not would-be denials):\n");
+			for (i = 0; i < t.opt.n; i++) {
+				putchar('\t');
+				esc_text(stdout, t.opt.v[i]);
+				putchar('\n');
+			}
+		}
 		printf("%zu %s, %zu vigil would-be denials since the trial "
-		       "started (run vigil ingest first)\n", t.naa,
+		       "started (run vigil ingest first)", t.naa,
 		       target_name(s), t.nwd);
+		if (t.opt.n)
+			printf("; %zu optional check%s apart", t.opt.n,
+			       t.opt.n == 1 ? "" : "s");
+		putchar('\n');
+	}
 	*ret_n = t.naa + t.nwd;
 out:
 	if (rc == -EIO)
 		p_err("%s: %s", db, vigil_store_errmsg(store));
 	notes_free(&t.notes);
+	notes_free(&t.opt);
 	vigil_store_close(store);
 	return rc;
 }

@@ -10,6 +10,8 @@
  *  - apart: conf-<n>.conf, N names of one shape read in every run (the
  *    worst case: every pair is tried and none merges);
  *  - mixed: N names of N/10 shapes (ten of each), read in every run;
+ *  - words: moduleXYZ.py, N names of long words that do not look random,
+ *    read in every run (none merge);
  * beside 200 rules of other folders. Prints, never fails on timing.
  * usage: vary-cost [RUNS]   (odd; default 5)
  */
@@ -69,6 +71,14 @@ static void fill(const char *shape, unsigned int n)
 				 "/etc/bench/conf-%u.conf", 1000 + i);
 			rec(t, 100, "r", name);
 			rec(t + 86400000, 101, "r", name);
+		} else if (!strcmp(shape, "words")) {
+			snprintf(name, sizeof(name),
+				 "/usr/lib/bench/module%c%c%c.py",
+				 "ghijklmnopqrstuv"[i / 256 % 16],
+				 "ghijklmnopqrstuv"[i / 16 % 16],
+				 "ghijklmnopqrstuv"[i % 16]);
+			rec(t, 100, "r", name);
+			rec(t + 86400000, 101, "r", name);
 		} else {
 			snprintf(name, sizeof(name),
 				 "/etc/bench/s%u-%u.conf", i / 10, 1000 + i);
@@ -109,7 +119,8 @@ static int dcmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	static const char *const shapes[] = { "merge", "apart", "mixed" };
+	static const char *const shapes[] = { "merge", "apart", "mixed",
+					      "words" };
 	static const unsigned int sizes[] = { 100, 500, 2000 };
 	int runs = argc > 1 ? atoi(argv[1]) : 5;
 	char dir[] = "/tmp/vigil-vary-cost.XXXXXX", path[64], err[256];

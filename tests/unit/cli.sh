@@ -734,6 +734,49 @@ kvd_run() {
 	done
 }
 
+# generate --update after an AppArmor complain trial alone (no vigil
+# observe): its ALLOWED records are accesses the candidate lacks, proposed
+# as a would-deny is; a sensitive one is marked, never proposed; an
+# optional check (info="optional: no audit") and a network record are
+# counted, not merged. Records as the 6.1 kernel writes them.
+c_generate_update_apparmor() {
+	local db=$cw/upda.db p=$cw/upda.policy t=1796290000 a
+	rm -rf "$db"* "$p" "$cw/uaroot" "$cw"/upda*.log
+	mkdir -p "$cw/uaroot"
+	kvd_run "$cw/upda1.log" $t 811 1
+	kvd_run "$cw/upda1.log" $((t + 100)) 1207 11
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" -o "$p"
+	cp "$p" "$cw/upda-edited.policy"
+	a='apparmor="ALLOWED"'
+	{
+		echo "type=KERNEL_OTHER msg=audit($((t + 300)).000:61): vigil=1 seq=61 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/kvd.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=AVC msg=audit($((t + 301)).000:62): $a operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/modules/acl.so\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 302)).000:63): $a operation=\"mknod\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/kvd.pid\" pid=2210 comm=\"kvd\" requested_mask=\"c\" denied_mask=\"c\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 303)).000:64): $a operation=\"capable\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=24  capname=\"sys_resource\""
+		echo "type=AVC msg=audit($((t + 304)).000:65): $a operation=\"capable\" info=\"optional: no audit\" error=-1 profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=12  capname=\"net_admin\""
+		echo "type=AVC msg=audit($((t + 305)).000:66): $a operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/etc/shadow\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "type=AVC msg=audit($((t + 306)).000:67): $a operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"create\" denied_mask=\"create\""
+		echo "type=AVC msg=audit($((t + 307)).000:68): $a operation=\"open\" profile=\"usr.sbin.other\" name=\"/etc/other.conf\" pid=2300 comm=\"other\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+	} > "$cw/upda2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda2.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 3 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 4 ALLOWED records read as would-deny, 1 optional check and 2 other records (network, signals, children) not merged$" "$cw/e"
+	grep -B2 '^	file r /var/lib/kvd/modules/acl.so$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	file c /var/lib/kvd/kvd.pid$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	cap use sys_resource$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -q '^	# vigil: left out: file r /etc/shadow	# a trial.s would-deny of a sensitive object' "$p"
+	not grep -q 'net_admin\|other.conf\|^	file r /etc/shadow$' "$p"
+	# every line of the candidate kept
+	diff <(grep -v '^# observed from ' "$cw/upda-edited.policy") \
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|^	# count 1, ' "$p")
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# a second update adds nothing more
+	cp "$p" "$cw/upda-1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
+	diff <(grep -v '^# vigil: updated' "$cw/upda-1.policy") <(grep -v '^# vigil: updated' "$p")
+}
+
 c_generate_update() {
 	local db=$cw/upd.db p=$cw/upd.policy t=1796290000
 	rm -rf "$db"* "$p" "$cw/uroot" "$cw"/upd*.log
@@ -818,6 +861,38 @@ c_report_apparmor() {
 	# html: the same table
 	expect_rc 0 "$VIGIL" --db "$db" report -o "$cw/aarep"
 	grep -q '<tr><td>DENIED</td><td>/usr/sbin/bootsvc</td><td>open</td><td>/etc/shadow</td><td>r</td><td class="n">1</td></tr>' "$cw/aarep/index.html"
+}
+
+# trial --report on AppArmor's optional checks (tests/fixtures/vm/
+# apparmor-optional.log, from 93-next-redis's trial in the VM: redis-server
+# opens /proc/sys/net/core/somaxconn, net_ctl_permissions() asks
+# ns_capable_noaudit(CAP_NET_ADMIN), AppArmor's complain mode logs it with
+# info="optional: no audit"; then the secret variant's /etc/shadow read):
+# listed apart, not a would-be denial, so a trial with nothing else is clean.
+c_trial_optional() {
+	local db=$cw/aaopt.db db1=$cw/aaopt1.db d=$cw/aaopt
+	local exe=/tmp/vigil-t/93-next-redis/redis-server
+	rm -rf "$db"* "$db1"* "$d"
+	mkdir -p "$d"
+	printf 'start 1796594500000\ncandidate /x.policy\nprofile tmp.vigil-t.93-next-redis.redis-server\t%s\t%s\nsubject %s\n' \
+		"$d/p" "$exe" "$exe" > "$d/trial.state"
+	# the optional check alone: a clean trial (exit 0), the check listed
+	head -n 8 $fx/vm/apparmor-optional.log > "$d/opt.log"
+	grep -q 'info="optional: no audit"' "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" ingest "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" trial --report "$d"
+	[ "$(sed -n 2p "$cw/o")" = "vigil (observe mode) would have denied:" ]
+	grep -q "^AppArmor's optional checks (made without auditing: enforced, AppArmor denies them with no record" "$cw/o"
+	grep -qx '	tmp.vigil-t.93-next-redis.redis-server: capable net_admin' "$cw/o"
+	[ "$(tail -n 1 "$cw/o")" = "0 AppArmor, 0 vigil would-be denials since the trial started (run vigil ingest first); 1 optional check apart" ]
+	# with the secret read: both would have denied it (exit 1), the
+	# optional check still apart
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vm/apparmor-optional.log
+	expect_rc 1 "$VIGIL" --db "$db" trial --report "$d"
+	[ "$(sed -n 2p "$cw/o")" = "	tmp.vigil-t.93-next-redis.redis-server: open /etc/shadow (r)" ]
+	grep -qx "	$exe: open r /etc/shadow (1)" "$cw/o"
+	[ "$(grep -c 'net_admin' "$cw/o")" = 1 ]
+	[ "$(tail -n 1 "$cw/o")" = "1 AppArmor, 1 vigil would-be denials since the trial started (run vigil ingest first); 1 optional check apart" ]
 }
 
 c_diff_apparmor() {
@@ -1353,8 +1428,10 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
+t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitive marked, optional not merged" c_generate_update_apparmor
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
+t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass

@@ -17,6 +17,7 @@
 #include "record.h"
 #include "store.h"
 #include "rules.h"
+#include "rules_int.h"
 #include "policy_write.h"
 #include "policy.h"
 #include "blast.h"
@@ -1249,6 +1250,81 @@ static void test_safe_patterns(void **state)
  * is no pid but differs run to run, a pid-numbered link seen once; the
  * state file, rotations and configs stay literal.
  */
+/*
+ * heur_vary's cost is near linear in the names of one folder and shape
+ * (it was n^2/2 calls of rules_vary_glob: 2,000 names cost seconds), and
+ * its groups are the same: 1,000 config names read in every run (none
+ * merge), 1,000 pid-numbered snapshots of 1,000 runs (one glob), in
+ * one folder 1,000 numbered names of which every tenth was made by the
+ * program (those merge, the others stay literal), and 1,000 module names
+ * of long words that do not look random (none merge).
+ */
+static void test_vary_calls(void **state)
+{
+	const int64_t t = 1796284800000LL, hour = 3600000;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	struct vigil_ruleset rs;
+	char name[128];
+	size_t i, calls, lit;
+
+	(void)state;
+	db_new("vary-calls.db");
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "/etc/b/conf-%zu.conf", 1000 + i);
+		rec_pid_v = 100;
+		rec_at(t, "learned", "/usr/bin/b", "open", "r", name);
+		rec_pid_v = 101;
+		rec_at(t + 24 * hour, "learned", "/usr/bin/b", "open", "r",
+		       name);
+		snprintf(name, sizeof(name), "/var/lib/b/temp-%zu.rdb",
+			 20000 + 7 * i);
+		rec_pid_v = (uint32_t)(20000 + 7 * i);
+		rec_at(t + (int64_t)i * hour, "learned", "/usr/bin/b", "open",
+		       "wc", name);
+		snprintf(name, sizeof(name), "/srv/b/seg-%zu.dat", 5000 + i);
+		rec_pid_v = 100;
+		rec_at(t, "learned", "/usr/bin/b", "open", i % 10 ? "r" : "wc",
+		       name);
+		rec_at(t + 24 * hour, "learned", "/usr/bin/b", "open", "r",
+		       name);
+		/* long words that do not look random (python modules) */
+		snprintf(name, sizeof(name), "/usr/lib/b/module%c%c%c.py",
+			 "ghijklmnopqrstuv"[i / 256 % 16],
+			 "ghijklmnopqrstuv"[i / 16 % 16],
+			 "ghijklmnopqrstuv"[i % 16]);
+		rec_at(t, "learned", "/usr/bin/b", "open", "r", name);
+		rec_at(t + 24 * hour, "learned", "/usr/bin/b", "open", "r",
+		       name);
+	}
+	rec_pid_v = 100;
+	calls = rules_vary_calls;
+	rs = load(false);
+	calls = rules_vary_calls - calls;
+	sr = subj(&rs, "/usr/bin/b");
+	r = must(sr, VIGIL_CLASS_FILE, "/var/lib/b/temp-*.rdb");
+	assert_int_equal(r->distinct, 1000);
+	r = must(sr, VIGIL_CLASS_FILE, "/srv/b/seg-*.dat");
+	assert_int_equal(r->distinct, 100);
+	assert_string_equal(r->why, "numbers it made");
+	/* the others stay names (then many siblings, a heuristic after) */
+	for (i = lit = 0; i < sr->nrules; i++)
+		lit += !strncmp(sr->rules[i].object, "/etc/b/", 7);
+	assert_int_equal(lit, 1);
+	r = must(sr, VIGIL_CLASS_FILE, "/etc/b/*");
+	assert_string_equal(r->why, "many siblings");
+	assert_int_equal(r->distinct, 1000);
+	r = must(sr, VIGIL_CLASS_FILE, "/srv/b/*");
+	assert_int_equal(r->distinct, 900);
+	r = must(sr, VIGIL_CLASS_FILE, "/usr/lib/b/*");
+	assert_int_equal(r->distinct, 1000);
+	/* 4,000 names: a few calls each, not one per pair (n^2/2 a folder) */
+	if (calls > 10 * 4000)
+		fail_msg("%zu calls of rules_vary_glob for 4,000 names", calls);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
 static void test_vary_db(void **state)
 {
 	static const uint32_t pids[] = { 6745, 6752, 6759 };
@@ -1530,6 +1606,7 @@ int main(void)
 		cmocka_unit_test(test_sensitive_overlap),
 		cmocka_unit_test(test_safe_patterns),
 		cmocka_unit_test(test_vary_db),
+		cmocka_unit_test(test_vary_calls),
 		cmocka_unit_test(test_store_db),
 		cmocka_unit_test(test_tmp_vary),
 		cmocka_unit_test(test_safe_proc_random),
