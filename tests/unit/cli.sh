@@ -893,6 +893,11 @@ c_trial_optional() {
 	grep -qx "	$exe: open r /etc/shadow (1)" "$cw/o"
 	[ "$(grep -c 'net_admin' "$cw/o")" = 1 ]
 	[ "$(tail -n 1 "$cw/o")" = "1 AppArmor, 1 vigil would-be denials since the trial started (run vigil ingest first); 1 optional check apart" ]
+	# the same as JSON: the optional check in its own list and count
+	expect_rc 1 "$VIGIL" --db "$db" trial --report "$d" --format json
+	jq -e '.optional_count == 1 and .target_count == 1 and .vigil_count == 1 and
+		.optional_checks[0].check == "tmp.vigil-t.93-next-redis.redis-server: capable net_admin" and
+		(.target_denied | length) == 1' "$cw/o" > /dev/null
 }
 
 c_diff_apparmor() {
