@@ -192,7 +192,11 @@ _t_sentinels=0
 vigil_sentinel() {
 	local f
 	_t_sentinels=$((_t_sentinels + 1))
-	f=/tmp/vigil-t/sentinel.$_t_file.$$.$_t_sentinels
+	# Unique also when called in a subshell (t_ok ... vigil_sentinel),
+	# where the count does not persist: a file reused is read by the
+	# same subject again, a tuple already there, so no new record, and
+	# the old one was found at once, before the records waited for.
+	f=/tmp/vigil-t/sentinel.$_t_file.$$.$BASHPID.$_t_sentinels.${EPOCHREALTIME/[.,]/}
 	echo sentinel > "$f"
 	"${1:-/usr/bin/cat}" "$f" > /dev/null
 	vigil_wait "path=\"$f\"" "${2:-10}" || {
