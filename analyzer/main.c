@@ -31,7 +31,7 @@ static const struct cmd cmds[] = {
 	{ "export", do_export, "--to TARGET [-o DIR] CANDIDATE|-",
 	  "translate CANDIDATE for another LSM, systemd" },
 	{ "trial", do_trial, "--to apparmor|tomoyo|selinux CANDIDATE",
-	  "its export in the target's complain/permissive mode" },
+	  "its export in the target's permissive mode" },
 	{ "run", do_run, "--landlock FILE|- -- COMMAND",
 	  "run COMMAND under a Landlock ruleset" },
 	{ "subjects", do_subjects, "[--subject EXE]... [--format text|json]",
