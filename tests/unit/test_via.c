@@ -154,6 +154,19 @@ static void test_generate_children(void **state)
 	free(text);
 }
 
+/* AppArmor's own parser takes profile f, when installed (test_export
+ * requires it) */
+static void aa_parses(const char *f)
+{
+	char cmd[600];
+
+	if (system("command -v apparmor_parser > /dev/null 2>&1"))
+		return;
+	snprintf(cmd, sizeof(cmd), "apparmor_parser -QK '%s' > /dev/null 2>&1",
+		 f);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_export_via(void **state)
 {
 	char odir[300], f[400], *text, *b;
@@ -211,15 +224,7 @@ static void test_export_via(void **state)
 	assert_non_null(strstr(text, "\"/usr/bin/sort\" ix,\n"));
 	assert_null(strstr(text, "profile usr.bin.sort"));
 	free(text);
-	/* AppArmor's own parser takes it, when installed (test_export
-	 * requires it) */
-	if (!system("command -v apparmor_parser > /dev/null 2>&1")) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "apparmor_parser -QK '%s' "
-			 "> /dev/null 2>&1", f);
-		assert_int_equal(system(cmd), 0);
-	}
+	aa_parses(f);
 
 	/* a via block's evidence: what ran under its via only (sort's own
 	 * read of the secret for bash is not counted) */
@@ -286,13 +291,7 @@ static void test_export_via(void **state)
 		assert_null(strstr(t2, "\n  /etc/shadow r,"));
 		assert_null(strstr(t2, "\n/etc/shadow"));
 		free(t2);
-		if (!system("command -v apparmor_parser > /dev/null 2>&1")) {
-			char cmd[600];
-
-			snprintf(cmd, sizeof(cmd), "apparmor_parser -QK '%s' "
-				 "> /dev/null 2>&1", f);
-			assert_int_equal(system(cmd), 0);
-		}
+		aa_parses(f);
 	}
 
 	/* TOMOYO: the transition form, one domain per exec path */

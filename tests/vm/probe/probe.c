@@ -457,13 +457,12 @@ static int do_traceme(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : fail("traceme");
 }
 
-static int do_anonexec(void)
+/*
+ * p mapped executable, q readable: make q executable (mprotect), then
+ * unmap both. The two ways a mapping becomes executable.
+ */
+static int exec_pair(void *p, void *q)
 {
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	void *q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
 	if (p == MAP_FAILED || q == MAP_FAILED)
 		return fail("mmap");
 	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
@@ -471,6 +470,16 @@ static int do_anonexec(void)
 	munmap(p, 4096);
 	munmap(q, 4096);
 	return 0;
+}
+
+static int do_anonexec(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return exec_pair(p, q);
 }
 
 static int do_memfdexec(const char *name)
@@ -487,15 +496,9 @@ static int do_memfdexec(const char *name)
 		return fail("ftruncate");
 	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
 	q = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, 0);
-	if (p == MAP_FAILED || q == MAP_FAILED)
-		return fail("mmap");
-	if (mprotect(q, 4096, PROT_READ | PROT_EXEC))
-		return fail("mprotect");
-	munmap(p, 4096);
-	munmap(q, 4096);
 	close(fd);
 	close(fd2);
-	return 0;
+	return exec_pair(p, q);
 }
 
 static int do_shmexec(void)
