@@ -19,6 +19,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "intern.h"
 #include "record.h"

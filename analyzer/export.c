@@ -10,6 +10,7 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "ptext.h"
 #include "nodes.h"
 #include "store.h"

@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "store.h"
 #include "timearg.h"

@@ -27,6 +27,7 @@
 #include "rules.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "store.h"
 #include "timearg.h"

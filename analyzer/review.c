@@ -29,6 +29,7 @@
 #include "rules.h"
 #include "store.h"
 #include "util.h"
+#include "verb_store.h"
 #include "vigil.h"
 
 /* ---- the verb ---- */

@@ -34,6 +34,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "record.h"
 #include "store.h"
