@@ -15,6 +15,7 @@
 #include "nodes.h"
 #include "store.h"
 #include "export.h"
+#include "blast.h"
 #include "policy.h"
 #include "candidate.h"
 

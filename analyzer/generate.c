@@ -17,6 +17,7 @@
 #include "store.h"
 #include "timearg.h"
 #include "rules.h"
+#include "blast.h"
 #include "policy_write.h"
 #include "policy.h"
 #include "update.h"

@@ -63,8 +63,6 @@ void rules_hosts_or(uint64_t *dst, const uint64_t *src, uint32_t words);
 uint32_t rules_hosts_count(const uint64_t *v, uint32_t words);
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */
 void rules_uids_add(struct vigil_uids *u, uint32_t uid);
-/* Whether s holds a glob metacharacter. */
-bool rules_has_meta(const char *s);
 /*
  * Build the rules of one subject from its observations (consumed); the
  * tuples no policy line can hold are added to *skipped.
