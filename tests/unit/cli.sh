@@ -1074,7 +1074,7 @@ c_diff() {
 }
 
 # export: every target from the fixtures, each file checked by its own
-# validator; errors. (Exporters in detail: test_export.c.)
+# validator; errors. (Exporters in detail: test_export*.c.)
 c_export() {
 	local db=$cw/exp.db t f d
 	rm -rf "$db"* "$cw/exp"
