@@ -852,9 +852,9 @@ c_report_apparmor() {
 	# a window: the latest boot runs to now, so the DENIED after its
 	# last vigil record is in it
 	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 0
-	jq -e '.apparmor == {"allowed":0,"denied":1,"top":[{"verdict":"DENIED","profile":"/usr/sbin/bootsvc","operation":"open","object":"/etc/shadow","mask":"r","records":1}]}' "$cw/o" > /dev/null
+	jq -e '.apparmor == {"allowed":0,"denied":1,"optional":0,"top":[{"verdict":"DENIED","profile":"/usr/sbin/bootsvc","operation":"open","object":"/etc/shadow","mask":"r","records":1}],"optional_checks":[]}' "$cw/o" > /dev/null
 	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 1
-	jq -e '.apparmor == {"allowed":0,"denied":0,"top":[]}' "$cw/o" > /dev/null
+	jq -e '.apparmor == {"allowed":0,"denied":0,"optional":0,"top":[],"optional_checks":[]}' "$cw/o" > /dev/null
 	# no AppArmor record: no section in the text
 	expect_rc 0 "$VIGIL" --db "$db" report --format text --boot 1
 	not grep -q AppArmor "$cw/o"
@@ -931,6 +931,57 @@ c_diff_apparmor() {
 	[ "$(head -n 1 "$cw/o")" = "needed but missing:" ]
 	[ "$(grep -n '^AppArmor' "$cw/o" | cut -d: -f1)" -gt 3 ]
 	grep -q '^1 needed but missing, 0 allowed but never used, 5 AppArmor records$' "$cw/o"
+}
+
+# report and diff on AppArmor's optional checks (the real trial log of
+# c_trial_optional): listed apart as trial --report lists them, under the
+# same heading, in text and JSON, never among the ALLOWED records; diff
+# exits 0 on them alone (no would-be denial), 1 when the /etc/shadow read
+# of the secret variant is there too.
+c_report_diff_optional() {
+	local db=$cw/aaro.db db1=$cw/aaro1.db d=$cw/aaro p
+	local prof=tmp.vigil-t.93-next-redis.redis-server
+	local head="AppArmor's optional checks (made without auditing: enforced, AppArmor denies them with no record and the kernel takes its fallback; vigil records none; not would-be denials):"
+	rm -rf "$db"* "$db1"* "$d"
+	mkdir -p "$d/root"
+	p=$d/redis.policy
+	head -n 8 $fx/vm/apparmor-optional.log > "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" ingest "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vm/apparmor-optional.log
+	expect_rc 0 "$VIGIL" --db "$db1" generate --root "$d/root" -o "$p"
+	# diff: the optional check alone is no difference (exit 0), apart
+	expect_rc 0 "$VIGIL" --db "$db1" diff "$p"
+	[ "$(cat "$cw/o")" = "$head
+	$prof: capable net_admin	# count 1
+0 needed but missing, 0 allowed but never used; 1 optional check apart" ]
+	expect_rc 1 "$VIGIL" --db "$db" diff "$p"
+	[ "$(cat "$cw/o")" = "AppArmor (whole database): 1 ALLOWED (complain mode: what it would have denied), 0 DENIED:
+	ALLOWED $prof: open /etc/shadow (r)	# count 1
+$head
+	$prof: capable net_admin	# count 1
+0 needed but missing, 0 allowed but never used, 1 AppArmor records; 1 optional check apart" ]
+	expect_rc 1 "$VIGIL" --db "$db" diff --format json "$p"
+	jq -e --arg p "$prof" '.apparmor == {"allowed":1,"denied":0,"optional":1,
+		"records":[{"verdict":"ALLOWED","profile":$p,"operation":"open","object":"/etc/shadow","mask":"r","count":1}],
+		"optional_checks":[{"profile":$p,"operation":"capable","object":"net_admin","count":1}]}' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db1" diff --format json "$p"
+	jq -e '.apparmor.allowed == 0 and .apparmor.records == [] and .apparmor.optional == 1' "$cw/o" > /dev/null
+	# report: the same, the ALLOWED section without it
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	grep -q '^AppArmor in the window: 1 ALLOWED (complain mode: what it would have denied), 0 DENIED:$' "$cw/o"
+	[ "$(grep -c net_admin "$cw/o")" = 1 ]
+	[ "$(grep -A3 "^AppArmor's optional checks (made without auditing" "$cw/o" | tail -n 1)" = \
+		"  $prof: capable net_admin                  1" ]
+	expect_rc 0 "$VIGIL" --db "$db1" report --format text
+	not grep -q '^AppArmor in the window' "$cw/o"
+	grep -q "^AppArmor's optional checks (made without auditing" "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	jq -e --arg p "$prof" '.apparmor == {"allowed":1,"denied":0,"optional":1,
+		"top":[{"verdict":"ALLOWED","profile":$p,"operation":"open","object":"/etc/shadow","mask":"r","records":1}],
+		"optional_checks":[{"profile":$p,"operation":"capable","object":"net_admin","records":1}]}' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$d/rep"
+	grep -q "<tr><td>$prof</td><td>capable</td><td>net_admin</td><td class=\"n\">1</td></tr>" "$d/rep/index.html"
+	not grep -q "<td>ALLOWED</td><td>$prof</td><td>capable" "$d/rep/index.html"
 }
 
 # The uid class (issue 25 §2): a record with uclass=user stands for every
@@ -1437,6 +1488,7 @@ t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitiv
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
+t_cli "report, diff: AppArmor's optional checks apart as in trial --report, text and JSON" c_report_diff_optional
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
