@@ -278,7 +278,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 	if (aa.merged || aa.optional || aa.skipped)
 		fprintf(stderr, "; AppArmor's trial: %zu ALLOWED record%s read "
 			"as would-deny, %zu optional check%s and %zu other "
-			"record%s (network, signals, children) not merged",
+			"record%s (other profiles, peers not named, no vigil "
+			"rule) not merged",
 			aa.merged, plural(aa.merged), aa.optional,
 			plural(aa.optional), aa.skipped, plural(aa.skipped));
 	if (st.unnamed && vo->nsubjects)

@@ -761,20 +761,98 @@ c_generate_update_apparmor() {
 	} > "$cw/upda2.log"
 	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda2.log"
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
-	grep -q "^vigil: generate: --update $p: 0 rules added, 3 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 4 ALLOWED records read as would-deny, 1 optional check and 2 other records (network, signals, children) not merged$" "$cw/e"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 4 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 5 ALLOWED records read as would-deny, 1 optional check and 1 other record (other profiles, peers not named, no vigil rule) not merged$" "$cw/e"
 	grep -B2 '^	file r /var/lib/kvd/modules/acl.so$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -B2 '^	file c /var/lib/kvd/kvd.pid$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -B2 '^	cap use sys_resource$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	net socket inet:stream$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -q '^	# vigil: left out: file r /etc/shadow	# a trial.s would-deny of a sensitive object' "$p"
 	not grep -q 'net_admin\|other.conf\|^	file r /etc/shadow$' "$p"
 	# every line of the candidate kept
 	diff <(grep -v '^# observed from ' "$cw/upda-edited.policy") \
-		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|^	# count 1, ' "$p")
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|inet:stream\|^	# count 1, ' "$p")
 	expect_rc 0 "$VIGIL" load --dump "$p"
 	# a second update adds nothing more
 	cp "$p" "$cw/upda-1.policy"
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
 	diff <(grep -v '^# vigil: updated' "$cw/upda-1.policy") <(grep -v '^# vigil: updated' "$p")
+}
+
+# generate --update after an AppArmor complain trial: its network, signal
+# and ptrace records become vigil rules of the program that did them, as
+# AppArmor writes them on 6.1 (net.c audit_net_cb: family, sock_type, no
+# address but a bound socket's laddr/lport; ipc.c audit_signal_cb:
+# requested_mask send/receive, signal=NAME|rtmin+N, peer=LABEL; task.c
+# audit_ptrace_cb: read/trace, readby/tracedby from the tracee's side).
+# Network: net socket FAMILY:TYPE (AppArmor's records and rules have no
+# address; every net rule exports as "network FAMILY TYPE,"); signals and
+# ptrace: the target's program from the peer's profile, the rule in the
+# sender's or tracer's block also when the record is the target's
+# (receive, tracedby). What names no program (peer="unconfined") or no
+# signal vigil records (exists: kill(pid, 0)) is counted, not merged. A
+# hostile path-named peer (hex, a newline and a brace) stays one object.
+c_generate_update_apparmor_peers() {
+	local db=$cw/updp.db p=$cw/updp.policy t=1796290000 a k h hx
+	rm -rf "$db"* "$p" "$cw/uproot" "$cw"/updp*.log
+	mkdir -p "$cw/uproot"
+	kvd_run "$cw/updp1.log" $t 811 1
+	kvd_run "$cw/updp1.log" $((t + 100)) 1207 11
+	echo "type=KERNEL_OTHER msg=audit($((t + 101)).000:30): vigil=1 seq=30 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd-helper\" path=\"/etc/kvd/helper.conf\" target=? pid=1300 comm=\"kvd-helper\"" >> "$cw/updp1.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/updp1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" -o "$p"
+	cp "$p" "$cw/updp-edited.policy"
+	not grep -q '^	net \|^	signal \|^	ptrace ' "$p"
+	a='type=AVC msg=audit'
+	k='apparmor="ALLOWED"'
+	h=$(printf '/tmp/e vil\n}\nsubject /x {')
+	hx=$(printf '%s' "$h" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)
+	{
+		echo "$a($((t + 301)).000:71): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 302)).000:72): $k operation=\"listen\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" laddr=127.0.0.1 lport=6379 family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"listen\" denied_mask=\"listen\""
+		echo "$a($((t + 303)).000:73): $k operation=\"sendmsg\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"unix\" sock_type=\"dgram\" protocol=0 requested_mask=\"send\" denied_mask=\"send\""
+		echo "$a($((t + 304)).000:74): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"netlink\" sock_type=\"raw\" protocol=0 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 305)).000:75): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"alg\" sock_type=\"seqpacket\" protocol=0 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 306)).000:76): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=term peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 307)).000:77): $k operation=\"signal\" profile=\"usr.sbin.kvd-helper\" pid=2210 comm=\"kvd\" requested_mask=\"receive\" denied_mask=\"receive\" signal=usr1 peer=\"usr.sbin.kvd\""
+		echo "$a($((t + 308)).000:78): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=rtmin+2 peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 309)).000:79): $k operation=\"ptrace\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"read\" denied_mask=\"read\" peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 310)).000:80): $k operation=\"ptrace\" profile=\"usr.sbin.kvd-helper\" pid=2210 comm=\"kvd\" requested_mask=\"tracedby\" denied_mask=\"tracedby\" peer=\"usr.sbin.kvd\""
+		echo "$a($((t + 311)).000:81): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=kill peer=$hx"
+		# not merged: a target that runs unconfined, kill(pid, 0)
+		echo "$a($((t + 312)).000:82): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=hup peer=\"unconfined\""
+		echo "$a($((t + 313)).000:83): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=exists peer=\"usr.sbin.kvd-helper\""
+	} > "$cw/updp2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/updp2.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" --update "$p"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 7 proposed from a trial's would-deny, .*; AppArmor's trial: 11 ALLOWED records read as would-deny, 0 optional checks and 2 other records (other profiles, peers not named, no vigil rule) not merged$" "$cw/e"
+	# each proposed, with its evidence, in the block of the program
+	# that did it
+	sed -n '/^subject \/usr\/sbin\/kvd {/,/^}/p' "$p" > "$cw/updp-kvd"
+	for r in 'net socket inet:stream' 'net socket unix:dgram' \
+		'net socket netlink:raw' 'net socket af38:seqpacket' \
+		'signal usr1,term,sig34 /usr/sbin/kvd-helper' \
+		'ptrace read,attach /usr/sbin/kvd-helper'; do
+		grep -B2 -xF "	$r" "$cw/updp-kvd" | grep -q '^	# vigil: proposed by --update'
+		grep -B1 -xF "	$r" "$cw/updp-kvd" | grep -q '^	# count [0-9]*, first 2026-'
+	done
+	[ "$(grep -c '^	net socket inet:stream$' "$p")" = 1 ]
+	# the hostile peer: one rule, its name escaped in policy form
+	grep -qxF '	signal kill /tmp/e\ vil\x0a\}\x0asubject\ /x\ \{' "$cw/updp-kvd"
+	[ "$(grep -c '^subject ' "$p")" = 2 ]
+	not grep -q 'hup\|exists\|unconfined' "$p"
+	sed -n '/^subject \/usr\/sbin\/kvd-helper {/,/^}/p' "$p" > "$cw/updp-helper"
+	not grep -q '^	net \|^	signal \|^	ptrace ' "$cw/updp-helper"
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# every line of the candidate kept; a second update adds nothing
+	diff <(grep -v '^# observed from ' "$cw/updp-edited.policy") \
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|^	net \|^	signal \|^	ptrace \|^	# count [0-9]*, first 2026-12-03T09:31:' "$p")
+	cp "$p" "$cw/updp-1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" --update "$p"
+	diff <(grep -v '^# vigil: updated' "$cw/updp-1.policy") <(grep -v '^# vigil: updated' "$p")
+	# the AppArmor export of the result allows what the trial showed
+	expect_rc 0 "$VIGIL" export --to apparmor -o "$cw/updp-aa" "$p"
+	grep -rq 'network inet stream,' "$cw/updp-aa"
+	grep -rq 'signal (send) set=(.*term.*) peer=usr.sbin.kvd-helper,' "$cw/updp-aa"
 }
 
 c_generate_update() {
@@ -1485,6 +1563,7 @@ t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
 t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitive marked, optional not merged" c_generate_update_apparmor
+t_cli "generate --update: an AppArmor trial's network, signal and ptrace records proposed as vigil rules" c_generate_update_apparmor_peers
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
