@@ -262,6 +262,12 @@ struct vigil_store_aa_wd {
 int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 				  struct vigil_store_aa_wd *c);
 int vigil_store_apparmor_wd_end(struct vigil_store *s);
+/* Between begin and end: each record read, as fn(ctx, EXE, OP, OBJECT);
+ * 0, fn's non-zero return, -EIO. */
+int vigil_store_apparmor_wd_rows(struct vigil_store *s,
+				 int (*fn)(void *ctx, const char *exe,
+					   const char *op, const char *object),
+				 void *ctx);
 /* SELinux's AVC denials (permissive or not) since since_ms, by time. */
 int vigil_store_selinux_denied(struct vigil_store *s, int64_t since_ms,
 			       int (*fn)(void *ctx, const char *text),

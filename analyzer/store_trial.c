@@ -289,3 +289,22 @@ int vigil_store_apparmor_wd_end(struct vigil_store *s)
 			     "temp.vigil_nodes_sel)");
 	return rc;
 }
+
+int vigil_store_apparmor_wd_rows(struct vigil_store *s,
+				 int (*fn)(void *ctx, const char *exe,
+					   const char *op, const char *object),
+				 void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT exe, op, object FROM "
+			       "temp.vigil_aa_wd ORDER BY id DESC", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = fn(ctx, store_col_text(st, 0), store_col_text(st, 1),
+			store_col_text(st, 2));
+	sqlite3_finalize(st);
+	return rc;
+}
