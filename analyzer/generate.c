@@ -158,11 +158,13 @@ static int rules_json(const struct vigil_ruleset *rs, const char *policy,
 static int generate_update(struct vigil_store *store, const char *db,
 			   const char *file, const char *out,
 			   const struct vigil_rules_opts *ro,
-			   const struct verb_opts *vo)
+			   const struct verb_opts *vo, bool json)
 {
 	struct vigil_ruleset known = { 0 }, fresh = { 0 }, learned = { 0 },
 			     gen = { 0 };
-	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0 };
+	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0,
+				      NULL, NULL };
+	struct vigil_update_json uj = { 0 };
 	struct vigil_update_stats st;
 	struct vigil_store_aa_wd aa = { 0 };
 	bool aa_view = false;
@@ -238,6 +240,14 @@ static int generate_update(struct vigil_store *store, const char *db,
 		goto out;
 	}
 	in.last = known.last > fresh.last ? known.last : fresh.last;
+	if (json) {	/* the changes, as the update makes them */
+		if (vigil_update_json_begin(&uj)) {
+			p_err("out of memory");
+			goto out;
+		}
+		in.change = vigil_update_json_change;
+		in.ctx = &uj;
+	}
 	rc = vigil_update_text(text, len, &in, &res, &res_len, &st, err,
 			       sizeof(err));
 	if (rc) {
@@ -268,6 +278,19 @@ static int generate_update(struct vigil_store *store, const char *db,
 			goto out;
 		}
 	}
+	if (json) {	/* once the candidate is written */
+		const size_t aac[3] = { aa.merged, aa.optional, aa.skipped };
+
+		if (vigil_update_json_end(&uj, stdout, file, out ? out : file,
+					  &st, aac, res)) {
+			p_err("out of memory");
+			goto out;
+		}
+		if (fflush(stdout)) {
+			p_err("stdout: %s", strerror(errno));
+			goto out;
+		}
+	}
 	fprintf(stderr, "vigil: generate: --update %s: %zu rule%s added, %zu "
 		"proposed from a trial's would-deny, %zu left out by hand "
 		"(marked), %zu sensitive would-deny never proposed, %zu new "
@@ -289,6 +312,7 @@ static int generate_update(struct vigil_store *store, const char *db,
 	fputc('\n', stderr);
 	ret = EXIT_OK;
 out:
+	vigil_update_json_free(&uj);
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&known);
 	vigil_ruleset_free(&fresh);
@@ -394,7 +418,8 @@ int do_generate(int argc, char **argv)
 		"  was seen; --min-hosts: leave out (listed in comments) the\n"
 		"  rules fewer hosts did.\n"
 		"  --format json: the rules with their evidence, and the\n"
-		"  policy text, as one JSON object (--boot list too).";
+		"  policy text, as one JSON object (--boot list too; with\n"
+		"  --update: the changes made, to standard output).";
 	struct vigil_policy_error perr = { 0 };
 	struct vigil_ruleset rs = { 0 };
 	struct vigil_policy *pol = NULL;
@@ -488,9 +513,10 @@ int do_generate(int argc, char **argv)
 		goto out;
 	}
 	json = !strcmp(format, "json");
-	if (json && update) {
-		p_err("--update: --format json does not apply (the candidate "
-		      "is rewritten as policy text)");
+	if (json && update && out && !strcmp(out, "-")) {
+		p_err("--update: --format json writes the JSON to standard "
+		      "output: -o - does not apply (the candidate is "
+		      "rewritten, or -o FILE)");
 		goto out;
 	}
 	if (ro.since_ms && ro.until_ms && ro.since_ms > ro.until_ms) {
@@ -516,7 +542,8 @@ int do_generate(int argc, char **argv)
 			ro.sensitive_file = VIGIL_SENSITIVE_CONF;
 		ro.uids = vo.uids;
 		ro.nuids = vo.nuids;
-		ret = generate_update(store, db, update, out, &ro, &vo);
+		ret = generate_update(store, db, update, out, &ro, &vo,
+				      json);
 		goto out;
 	}
 	if (boot) {
