@@ -160,11 +160,13 @@ static int rules_json(const struct vigil_ruleset *rs, const char *policy,
 static int generate_update(struct vigil_store *store, const char *db,
 			   const char *file, const char *out,
 			   const struct vigil_rules_opts *ro,
-			   const struct verb_opts *vo)
+			   const struct verb_opts *vo, bool json)
 {
 	struct vigil_ruleset known = { 0 }, fresh = { 0 }, learned = { 0 },
 			     gen = { 0 };
-	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0 };
+	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0,
+				      NULL, NULL };
+	struct vigil_update_json uj = { 0 };
 	struct vigil_update_stats st;
 	struct vigil_store_aa_wd aa = { 0 };
 	bool aa_view = false;
@@ -240,6 +242,14 @@ static int generate_update(struct vigil_store *store, const char *db,
 		goto out;
 	}
 	in.last = known.last > fresh.last ? known.last : fresh.last;
+	if (json) {	/* the changes, as the update makes them */
+		if (vigil_update_json_begin(&uj)) {
+			p_err("out of memory");
+			goto out;
+		}
+		in.change = vigil_update_json_change;
+		in.ctx = &uj;
+	}
 	rc = vigil_update_text(text, len, &in, &res, &res_len, &st, err,
 			       sizeof(err));
 	if (rc) {
@@ -270,6 +280,19 @@ static int generate_update(struct vigil_store *store, const char *db,
 			goto out;
 		}
 	}
+	if (json) {	/* once the candidate is written */
+		const size_t aac[3] = { aa.merged, aa.optional, aa.skipped };
+
+		if (vigil_update_json_end(&uj, stdout, file, out ? out : file,
+					  &st, aac, res)) {
+			p_err("out of memory");
+			goto out;
+		}
+		if (fflush(stdout)) {
+			p_err("stdout: %s", strerror(errno));
+			goto out;
+		}
+	}
 	fprintf(stderr, "vigil: generate: --update %s: %zu rule%s added, %zu "
 		"proposed from a trial's would-deny, %zu left out by hand "
 		"(marked), %zu sensitive would-deny never proposed, %zu new "
@@ -280,7 +303,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 	if (aa.merged || aa.optional || aa.skipped)
 		fprintf(stderr, "; AppArmor's trial: %zu ALLOWED record%s read "
 			"as would-deny, %zu optional check%s and %zu other "
-			"record%s (network, signals, children) not merged",
+			"record%s (other profiles, peers not named, no vigil "
+			"rule) not merged",
 			aa.merged, plural(aa.merged), aa.optional,
 			plural(aa.optional), aa.skipped, plural(aa.skipped));
 	if (st.unnamed && vo->nsubjects)
@@ -290,6 +314,7 @@ static int generate_update(struct vigil_store *store, const char *db,
 	fputc('\n', stderr);
 	ret = EXIT_OK;
 out:
+	vigil_update_json_free(&uj);
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&known);
 	vigil_ruleset_free(&fresh);
@@ -405,7 +430,8 @@ static const char gen_usage[] =
 	"  was seen; --min-hosts: leave out (listed in comments) the\n"
 	"  rules fewer hosts did.\n"
 	"  --format json: the rules with their evidence, and the\n"
-	"  policy text, as one JSON object (--boot list too).";
+	"  policy text, as one JSON object (--boot list too; with\n"
+	"  --update: the changes made, to standard output).";
 
 /* The options, checked against each other: GEN_NEXT or the exit status. */
 static int gen_options(int argc, char **argv, struct verb_opts *vo,
@@ -487,9 +513,10 @@ static int gen_options(int argc, char **argv, struct verb_opts *vo,
 		return EXIT_USAGE;
 	}
 	g->json = !strcmp(g->format, "json");
-	if (g->json && g->update) {
-		p_err("--update: --format json does not apply (the candidate "
-		      "is rewritten as policy text)");
+	if (g->json && g->update && g->out && !strcmp(g->out, "-")) {
+		p_err("--update: --format json writes the JSON to standard "
+		      "output: -o - does not apply (the candidate is "
+		      "rewritten, or -o FILE)");
 		return EXIT_USAGE;
 	}
 	if (g->ro.since_ms && g->ro.until_ms &&
@@ -764,7 +791,8 @@ int do_generate(int argc, char **argv)
 			g.ro.sensitive_file = VIGIL_SENSITIVE_CONF;
 		g.ro.uids = vo.uids;
 		g.ro.nuids = vo.nuids;
-		ret = generate_update(store, db, g.update, g.out, &g.ro, &vo);
+		ret = generate_update(store, db, g.update, g.out, &g.ro, &vo,
+				      g.json);
 		goto out;
 	}
 	ret = gen_select(store, db, &vo, &nodes, &g);

@@ -359,9 +359,13 @@ static int load_apparmor(struct report *r)
 		      strerror(-rc));
 		return rc;
 	}
-	for (i = 0; i < r->aa.keys.n; i++)
-		top_offer(r->top_aa, &r->ntop_aa, r->aa.keys.names[i],
-			  r->aa.count[i]);
+	for (i = 0; i < r->aa.keys.n; i++) {
+		bool opt = aa_tally_optional(&r->aa, i);
+
+		top_offer(opt ? r->top_aa_opt : r->top_aa,
+			  opt ? &r->ntop_aa_opt : &r->ntop_aa,
+			  r->aa.keys.names[i], r->aa.count[i]);
+	}
 	return 0;
 }
 

@@ -100,6 +100,8 @@ struct report {
 	struct aa_tally aa;
 	struct top_row top_aa[TOP_N];
 	size_t ntop_aa;
+	struct top_row top_aa_opt[TOP_N];	/* the optional checks */
+	size_t ntop_aa_opt;
 	bool whole;		/* no --since, --until or --subject */
 	char *first_node;	/* whole: the first record's node */
 	bool nodes_differ;
