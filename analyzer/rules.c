@@ -163,6 +163,7 @@ static const char *const heur_names[] = {
 	"content-addressed store",
 	"numbers it made",
 	"beneath a folder that varies",
+	"pty number",
 };
 
 bool rules_has_meta(const char *s)
@@ -311,6 +312,20 @@ static int heur_proc(struct comps *cs, unsigned int *heur)
 	    all_digits(cs->c[3], strlen(cs->c[3])))
 		return comp_set(cs, 3, "*");
 	return 0;
+}
+
+/*
+ * /dev/pts/N: the kernel gives a pseudo-terminal the lowest free number
+ * at each open of /dev/ptmx, so the next run's pty (a login daemon's, a
+ * terminal's) has another one -> /dev/pts/STAR.
+ */
+static int heur_pty(struct comps *cs, unsigned int *heur)
+{
+	if (cs->n != 3 || strcmp(cs->c[0], "dev") || strcmp(cs->c[1], "pts") ||
+	    !all_digits(cs->c[2], strlen(cs->c[2])))
+		return 0;
+	*heur |= VIGIL_HEUR_PTY;
+	return comp_set(cs, 2, "*");
 }
 
 static int heur_home(struct comps *cs, unsigned int *heur)
@@ -471,6 +486,8 @@ static int generalise_path(const char *path, char **ret, unsigned int *heur,
 		return rc;
 	rc = heur_proc(&cs, &h);
 	if (!rc)
+		rc = heur_pty(&cs, &h);
+	if (!rc)
 		rc = heur_home(&cs, &h);
 	if (!rc)
 		rc = heur_library(&cs, &h);
@@ -589,7 +606,8 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 		}
 	}
 	if (gen && b) {
-		rc = blast_judge(b, gen, 1, !(heur & VIGIL_HEUR_PROC),
+		rc = blast_judge(b, gen, 1,
+				 !(heur & (VIGIL_HEUR_PROC | VIGIL_HEUR_PTY)),
 				 &r->blast);
 		if (rc < 0)
 			goto fail;

@@ -150,6 +150,8 @@ enum {
 	 * names-that-vary heuristics): the folder's glob in its path
 	 */
 	VIGIL_HEUR_BENEATH = 1 << 11,
+	/* /dev/pts/N: a pseudo-terminal the kernel numbers at each open */
+	VIGIL_HEUR_PTY = 1 << 12,
 };
 
 #define VIGIL_SIBLINGS_MIN 5

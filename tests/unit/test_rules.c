@@ -1502,6 +1502,46 @@ static void test_beneath_db(void **state)
 }
 
 /*
+ * A pseudo-terminal (issue 24: a login daemon's pty): the kernel numbers
+ * it at each open of /dev/ptmx, so /dev/pts/0 of a learning run is
+ * /dev/pts/STAR, seen once; /dev/ptmx and a name that is no number stay.
+ */
+static void test_pty_db(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300];
+	char *t;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-pty", dir);
+	touch_in(root, "/dev/ptmx");
+	touch_in(root, "/dev/pts/0");
+	touch_in(root, "/dev/pts/1");
+	db_new("pty.db");
+	rec("/usr/sbin/logind", "open", "rw", "/dev/ptmx");
+	rec("/usr/sbin/logind", "open", "rw", "/dev/pts/0");
+	rec("/usr/sbin/logind", "open", "r", "/dev/pts/ptmx");
+	rec("/usr/sbin/logind", "open", "r", "/dev/tty1");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/sbin/logind");
+	r = must(sr, VIGIL_CLASS_FILE, "/dev/pts/*");
+	assert_string_equal(r->why, "pty number");
+	assert_int_equal(r->access, VIGIL_FILE_R | VIGIL_FILE_W);
+	must(sr, VIGIL_CLASS_FILE, "/dev/ptmx");
+	must(sr, VIGIL_CLASS_FILE, "/dev/pts/ptmx");
+	must(sr, VIGIL_CLASS_FILE, "/dev/tty1");
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/dev/pts/0"));
+	check_covers(&rs);
+	t = policy_text(&rs, false, NULL);
+	assert_non_null(strstr(t, "heuristic: pty number"));
+	free(t);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
  * Under /tmp the temporary-name heuristic used to run first and keep a
  * pid literal (.tmp-16583-pack-*.pack): the names that vary are judged
  * first, with their evidence, and the temporary heuristic after them.
@@ -1718,6 +1758,7 @@ int main(void)
 		cmocka_unit_test(test_vary_calls),
 		cmocka_unit_test(test_store_db),
 		cmocka_unit_test(test_beneath_db),
+		cmocka_unit_test(test_pty_db),
 		cmocka_unit_test(test_tmp_vary),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),
