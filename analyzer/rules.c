@@ -30,6 +30,8 @@ static const char *const heur_names[] = {
 	"pid in name",
 	"content-addressed store",
 	"numbers it made",
+	"beneath a folder that varies",
+	"pty number",
 };
 
 static bool object_is_path(enum vigil_class class)
@@ -116,7 +118,8 @@ static int rule_from_obs(const struct obs *o, bool strict, struct blast *b,
 		}
 	}
 	if (gen && b) {
-		rc = blast_judge(b, gen, 1, !(heur & VIGIL_HEUR_PROC),
+		rc = blast_judge(b, gen, 1,
+				 !(heur & (VIGIL_HEUR_PROC | VIGIL_HEUR_PTY)),
 				 &r->blast);
 		if (rc < 0)
 			goto fail;
@@ -275,6 +278,8 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 			rc = rules_heur_vary(rules, &n, b);
 		if (!rc)
 			rc = rules_heur_temp_later(rules, &n, b);
+		if (!rc)
+			rc = rules_heur_beneath(rules, &n, b);
 		if (!rc)
 			rc = rules_heur_siblings(rules, &n, b);
 		if (rc)

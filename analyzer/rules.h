@@ -146,6 +146,13 @@ enum {
 	 * of itself: rotations it does, counters (rules_vary.c)
 	 */
 	VIGIL_HEUR_MADE = 1 << 10,
+	/*
+	 * beneath a folder whose name varies between runs (a glob of the
+	 * names-that-vary heuristics): the folder's glob in its path
+	 */
+	VIGIL_HEUR_BENEATH = 1 << 11,
+	/* /dev/pts/N: a pseudo-terminal the kernel numbers at each open */
+	VIGIL_HEUR_PTY = 1 << 12,
 };
 
 #define VIGIL_SIBLINGS_MIN 5

@@ -116,6 +116,8 @@ int rules_heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b);
 int rules_heur_temp_later(struct vigil_rule *rules, size_t *n,
 			  struct blast *b);
 int rules_heur_siblings(struct vigil_rule *rules, size_t *n, struct blast *b);
+/* rules_beneath.c: rules beneath a folder whose name varies take its glob */
+int rules_heur_beneath(struct vigil_rule *rules, size_t *n, struct blast *b);
 
 /* rules.c */
 /*

@@ -148,6 +148,20 @@ static int heur_proc(struct comps *cs, unsigned int *heur)
 	return 0;
 }
 
+/*
+ * /dev/pts/N: the kernel gives a pseudo-terminal the lowest free number
+ * at each open of /dev/ptmx, so the next run's pty (a login daemon's, a
+ * terminal's) has another one -> /dev/pts/STAR.
+ */
+static int heur_pty(struct comps *cs, unsigned int *heur)
+{
+	if (cs->n != 3 || strcmp(cs->c[0], "dev") || strcmp(cs->c[1], "pts") ||
+	    !all_digits(cs->c[2], strlen(cs->c[2])))
+		return 0;
+	*heur |= VIGIL_HEUR_PTY;
+	return comp_set(cs, 2, "*");
+}
+
 static int heur_home(struct comps *cs, unsigned int *heur)
 {
 	if (cs->n < 2 || strcmp(cs->c[0], "home") || !cs->c[1][0])
@@ -300,6 +314,8 @@ int rules_generalise_path(const char *path, char **ret, unsigned int *heur,
 	if (rc)
 		return rc;
 	rc = heur_proc(&cs, &h);
+	if (!rc)
+		rc = heur_pty(&cs, &h);
 	if (!rc)
 		rc = heur_home(&cs, &h);
 	if (!rc)

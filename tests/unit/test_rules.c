@@ -1393,6 +1393,155 @@ static void test_vary_db(void **state)
 }
 
 /*
+ * A push's quarantine (git receive-pack, issue 24 §2): each run makes
+ * objects/tmp_objdir-incoming-XXXXXX/ with its own fan-out folders, temp
+ * and hashed names and a pack/ folder, moves the objects into the store
+ * and removes it. The folder's name varies, so what is beneath it takes
+ * its glob: one rule for each shape beneath, not one per run (the next
+ * run's folder is new). A folder of fixed names is left as it is, and so
+ * is what lies beneath a folder glob of another heuristic (siblings).
+ */
+static void test_beneath_db(void **state)
+{
+	static const char o[] = "/srv/b.git/objects";
+	static const char *const in[] = { "6WNIDC", "q1Zx9k", "HZOnjR" };
+	static const char *const hh[] = { "4d", "ed", "1c" };
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300], name[200], g[200];
+	size_t i;
+	char *t;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-beneath", dir);
+	touch_in(root, "/srv/b.git/HEAD");
+	db_new("beneath.db");
+	for (i = 0; i < 3; i++) {
+		const char *git = "/usr/lib/git-core/git";
+
+		snprintf(name, sizeof(name), "%s/tmp_objdir-incoming-%s", o,
+			 in[i]);
+		rec(git, "mkdir", "c", name);
+		snprintf(name, sizeof(name), "%s/tmp_objdir-incoming-%s/pack",
+			 o, in[i]);
+		rec(git, "mkdir", "c", name);
+		rec(git, "rmdir", "d", name);
+		snprintf(name, sizeof(name), "%s/tmp_objdir-incoming-%s/%s", o,
+			 in[i], hh[i]);
+		rec(git, "mkdir", "c", name);
+		rec(git, "rmdir", "d", name);
+		snprintf(name, sizeof(name),
+			 "%s/tmp_objdir-incoming-%s/%s/tmp_obj_%c%cb3xY", o,
+			 in[i], hh[i], 'A' + (int)i, 'q' - (int)i);
+		rec(git, "create", "c", name);
+		rec(git, "unlink", "d", name);
+		snprintf(name, sizeof(name),
+			 "%s/tmp_objdir-incoming-%s/%s/%02zu1e5f1c0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e",
+			 o, in[i], hh[i], i);
+		rec(git, "link", "l", name);
+		rec(git, "unlink", "d", name);
+		snprintf(name, sizeof(name),
+			 "%s/%s/%02zu1e5f1c0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e", o,
+			 hh[i], i);
+		rec(git, "link", "l", name);
+		snprintf(name, sizeof(name), "%s/tmp_objdir-incoming-%s", o,
+			 in[i]);
+		rec(git, "rmdir", "d", name);
+		/* fixed folders: site1/, site2/ (not names that vary) */
+		snprintf(name, sizeof(name), "/srv/sites/site%zu/conf", i + 1);
+		rec(git, "open", "r", name);
+		seq += 100;	/* the next run, later */
+	}
+	/* siblings: five folders of one parent, a file beneath one */
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "/srv/many/d%zu", i);
+		rec("/usr/bin/other", "open", "r", name);
+	}
+	rec("/usr/bin/other", "open", "r", "/srv/many/d0/conf");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/lib/git-core/git");
+	snprintf(g, sizeof(g), "%s/tmp_objdir-incoming-*", o);
+	r = must(sr, VIGIL_CLASS_FILE, g);
+	assert_int_equal(r->distinct, 3);
+	snprintf(g, sizeof(g), "%s/tmp_objdir-incoming-*/pack", o);
+	r = must(sr, VIGIL_CLASS_FILE, g);
+	assert_int_equal(r->distinct, 3);
+	assert_string_equal(r->why, "beneath a folder that varies");
+	assert_int_equal(r->access, VIGIL_FILE_C | VIGIL_FILE_D);
+	snprintf(g, sizeof(g), "%s/tmp_objdir-incoming-*/?" "?", o);
+	r = must(sr, VIGIL_CLASS_FILE, g);
+	assert_int_equal(r->distinct, 3);
+	snprintf(g, sizeof(g), "%s/tmp_objdir-incoming-*/?" "?/*", o);
+	r = must(sr, VIGIL_CLASS_FILE, g);
+	assert_int_equal(r->distinct, 6);
+	assert_string_equal(r->why, "content-addressed store + beneath a "
+			    "folder that varies");
+	assert_int_equal(r->access, VIGIL_FILE_C | VIGIL_FILE_D |
+			 VIGIL_FILE_L);
+	snprintf(g, sizeof(g), "%s/?" "?/*", o);
+	must(sr, VIGIL_CLASS_FILE, g);
+	/* nothing beneath an incoming folder stays literal */
+	for (i = 0; i < sr->nrules; i++)
+		if (strstr(sr->rules[i].glob, "incoming-") &&
+		    !strstr(sr->rules[i].glob, "incoming-*"))
+			fail_msg("literal %s", sr->rules[i].glob);
+	must(sr, VIGIL_CLASS_FILE, "/srv/sites/site1/conf");
+	must(sr, VIGIL_CLASS_FILE, "/srv/sites/site2/conf");
+	must(sr, VIGIL_CLASS_FILE, "/srv/sites/site3/conf");
+	sr = subj(&rs, "/usr/bin/other");
+	must(sr, VIGIL_CLASS_FILE, "/srv/many/*");
+	must(sr, VIGIL_CLASS_FILE, "/srv/many/d0/conf");
+	check_covers(&rs);
+	t = policy_text(&rs, false, NULL);
+	assert_non_null(strstr(t, "heuristic: beneath a folder that varies; "
+			       "blast radius 0 more existing"));
+	free(t);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
+ * A pseudo-terminal (issue 24: a login daemon's pty): the kernel numbers
+ * it at each open of /dev/ptmx, so /dev/pts/0 of a learning run is
+ * /dev/pts/STAR, seen once; /dev/ptmx and a name that is no number stay.
+ */
+static void test_pty_db(void **state)
+{
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300];
+	char *t;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-pty", dir);
+	touch_in(root, "/dev/ptmx");
+	touch_in(root, "/dev/pts/0");
+	touch_in(root, "/dev/pts/1");
+	db_new("pty.db");
+	rec("/usr/sbin/logind", "open", "rw", "/dev/ptmx");
+	rec("/usr/sbin/logind", "open", "rw", "/dev/pts/0");
+	rec("/usr/sbin/logind", "open", "r", "/dev/pts/ptmx");
+	rec("/usr/sbin/logind", "open", "r", "/dev/tty1");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/sbin/logind");
+	r = must(sr, VIGIL_CLASS_FILE, "/dev/pts/*");
+	assert_string_equal(r->why, "pty number");
+	assert_int_equal(r->access, VIGIL_FILE_R | VIGIL_FILE_W);
+	must(sr, VIGIL_CLASS_FILE, "/dev/ptmx");
+	must(sr, VIGIL_CLASS_FILE, "/dev/pts/ptmx");
+	must(sr, VIGIL_CLASS_FILE, "/dev/tty1");
+	assert_null(rule(sr, VIGIL_CLASS_FILE, "/dev/pts/0"));
+	check_covers(&rs);
+	t = policy_text(&rs, false, NULL);
+	assert_non_null(strstr(t, "heuristic: pty number"));
+	free(t);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
  * Under /tmp the temporary-name heuristic used to run first and keep a
  * pid literal (.tmp-16583-pack-*.pack): the names that vary are judged
  * first, with their evidence, and the temporary heuristic after them.
@@ -1608,6 +1757,8 @@ int main(void)
 		cmocka_unit_test(test_vary_db),
 		cmocka_unit_test(test_vary_calls),
 		cmocka_unit_test(test_store_db),
+		cmocka_unit_test(test_beneath_db),
+		cmocka_unit_test(test_pty_db),
 		cmocka_unit_test(test_tmp_vary),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),

@@ -8,9 +8,12 @@
 #    writes .state.<pid>.tmp and renames it over state.json, writes a job
 #    as incoming/job.<pid> and moves it to active/ (across folders:
 #    Landlock's refer);
-#  - git (Debian's): init, add, commit twice, gc on a fresh repository:
+#  - git (Debian's): init, add, commit twice, push to a bare repository,
+#    clone it, commit and push from the clone, gc, on fresh repositories:
 #    a content-addressed object store with fan-out folders, hashed and
-#    temporary names, packs whose names are hashes.
+#    temporary names, packs whose names are hashes, a push's quarantine
+#    folder (tmp_objdir-incoming-XXXXXX) moved into the store, a local
+#    clone's objects hard-linked across repositories (Landlock's refer).
 # Each must give the output it gives unconfined, with 0 denials, and its
 # variant that reads /etc/shadow is caught by the trial and denied.
 . "$(dirname "$0")/../lib.sh"
@@ -75,19 +78,25 @@ pl_work() {
 }
 
 git=$(vigil_subject git /usr/bin/git)
-# git_work N [PREFIX...]: a fresh repository, two commits dated by N (so
-# that each run makes other objects), gc; prints what it holds.
+# git_work N [PREFIX...]: fresh repositories in $t: repo (init, two
+# commits dated by N, so that each run makes other objects), pushed to a
+# bare repository bare.git (init --bare), cloned from it to clone, a
+# third commit pushed from the clone, gc in repo and bare.git; prints
+# what each holds. (Not git pull: its merge, a child process, reads the
+# files of the work tree only when their times are racy with the
+# index's, so a learning run may or may not see those reads.)
 git_work() {
 	local n=$1 d
 	shift
 	d="@$((1700000000 + n * 1000)) +0000"
-	rm -rf $t/repo
+	rm -rf $t/repo $t/bare.git $t/clone
 	(
 		export HOME=$t/home GIT_CONFIG_NOSYSTEM=1 \
 			GIT_AUTHOR_DATE="$d" GIT_COMMITTER_DATE="$d" \
 			GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
 			GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 		"$@" $git init -q -b main $t/repo || exit 1
+		"$@" $git init -q --bare -b main $t/bare.git || exit 1
 		cd $t/repo || exit 1
 		echo "one $n" > a.txt
 		"$@" $git add a.txt || exit 1
@@ -95,8 +104,18 @@ git_work() {
 		echo "two $n" > b.txt
 		"$@" $git add b.txt || exit 1
 		"$@" $git commit -q -m two || exit 1
+		"$@" $git push -q $t/bare.git main || exit 1
+		"$@" $git clone -q $t/bare.git $t/clone || exit 1
+		cd $t/clone || exit 1
+		echo "three $n" > c.txt
+		"$@" $git add c.txt || exit 1
+		"$@" $git commit -q -m three || exit 1
+		"$@" $git push -q origin main || exit 1
+		cd $t/repo || exit 1
 		"$@" $git gc -q || exit 1
+		"$@" $git -C $t/bare.git gc -q || exit 1
 		echo "$("$@" $git rev-list --count HEAD) commits, $("$@" $git count-objects -v | sed -n 's/^in-pack: //p') packed, $(ls .git/objects | grep -c '^[0-9a-f][0-9a-f]$') loose folders"
+		echo "bare: $("$@" $git -C $t/bare.git rev-list --count main) commits, $("$@" $git -C $t/bare.git count-objects -v | sed -n 's/^in-pack: //p') packed; clone: $("$@" $git -C $t/clone log --format=%s | paste -sd ' ' -)"
 	) 2>&1
 }
 # the variants that read a secret: one more run on the tree left
@@ -116,7 +135,8 @@ for i in 1 2 3; do
 done
 t_is "the Perl program while learning (unconfined)" "$want_pl" "run 1, 1 jobs
 run 2, 2 jobs"
-t_is "git while learning (unconfined)" "$want_git" "2 commits, 6 packed, 0 loose folders"
+t_is "git while learning (unconfined)" "$want_git" "2 commits, 6 packed, 0 loose folders
+bare: 3 commits, 9 packed; clone: three two one"
 vigil_settle
 t_ok "vigil ingest" "$vigil" ingest
 
@@ -141,6 +161,13 @@ t_ok "git: its fan-out folders too" \
 	sh -c "grep -q '^	file [a-z]*c[a-z]* $objs/??\$' $w/cand.policy"
 t_ok "git: packs named by their hash, one glob over the hash" \
 	sh -c "grep -q '^	file [a-z]* $objs/pack/pack-\*\.pack\$' $w/cand.policy"
+bq=$t/bare.git/objects/tmp_objdir-incoming
+t_ok "git: the push's quarantine folder, one glob over its random name" \
+	sh -c "grep -q '^	file [a-z]*c[a-z]* $bq-\*\$' $w/cand.policy"
+t_ok "git: ... and what the push makes beneath it, under that glob" \
+	sh -c "grep -q '^	file [a-z]*c[a-z]* $bq-\*/??/\*\$' $w/cand.policy"
+t_is "git: no literal quarantine name" \
+	"$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c 'tmp_objdir-incoming-[^*]')" 0
 t_is "git: no literal hashed name" \
 	"$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c '[0-9a-f]\{30\}')" 0
 t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
@@ -210,7 +237,9 @@ t_ok "... and say where their rights went" \
 	sh -c "grep -q '^#   - $t/ptree: may not exist when the ruleset is applied (created by the program while learning): its rights are granted on $t, the nearest folder that exists' $(llt $perl)"
 t_ok "the Perl program's ruleset grants refer (it moved a job across folders)" \
 	sh -c "grep -q '\"refer\"' $(ll $perl)"
-rm -rf $t/ptree $t/repo
+t_ok "git's ruleset grants refer (objects moved from the quarantine, a clone's links)" \
+	sh -c "grep -q '\"refer\"' $(ll $git)"
+rm -rf $t/ptree $t/repo $t/bare.git $t/clone
 t_is "the Perl program under Landlock, fresh tree: same output" \
 	"$(pl_work "$vigil" run --landlock "$(ll $perl)" --)" "$want_pl"
 t_is "git under Landlock, fresh repository: same output" \
