@@ -279,6 +279,46 @@ static int se_alias_links(struct se *s, const char *path)
 	return rc;
 }
 
+/*
+ * The walk to a path as the program named it (a unix socket's address is
+ * recorded as passed, not resolved): each symbolic link on the way is
+ * read (lnk_file) and the folders of what it resolves to searched.
+ */
+static int se_walk(struct se *s, const char *path)
+{
+	char *p = strdup(path), *slash, *t, *real, *q;
+	struct stat st;
+	int rc = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (slash = strchr(p + 1, '/'); !rc; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (!lstat(p, &st) && S_ISLNK(st.st_mode)) {
+			t = se_label_type(s, p);
+			if (!t)
+				t = se_type(s, p, S_IFLNK, &rc);
+			if (t)
+				rc = se_allow(s, t, "lnk_file", "getattr read");
+			free(t);
+			real = rc ? NULL : realpath(p, NULL);
+			if (real && asprintf(&q, "%s/.", real) >= 0) {
+				rc = se_ancestors(s, q);
+				free(q);
+			} else if (real) {
+				rc = -ENOMEM;
+			}
+			free(real);
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
 /* search on every folder above path. */
 static int se_ancestors(struct se *s, const char *path)
 {
@@ -703,6 +743,10 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 		if (t && !rc && (r->access & VIGIL_NET_CONNECT))
 			rc = se_allow(s, t, "sock_file", "write getattr");
 		free(t);
+		if (!rc)
+			rc = se_ancestors(s, no.addr);
+		if (!rc)
+			rc = se_walk(s, no.addr);
 		if (!rc && (r->access & VIGIL_NET_CONNECT))
 			rc = note_rule(s->left, r, "connectto needs the "
 				       "domain of the peer: not written");
