@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "util.h"
-#include "rules.h"
+#include "rules_text.h"
 #include "blast.h"
 #include "match.h"
 

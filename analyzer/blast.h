@@ -13,6 +13,15 @@
 
 struct blast;
 
+/* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
+#define VIGIL_BLAST_MIN 20
+#define VIGIL_BLAST_FACTOR 10
+/* Entries a blast radius walk reads at most (then it says "at least"). */
+#define VIGIL_BLAST_WALK_MAX 200000
+/* The built-in sensitive globs (NULL-terminated), docs/generate.md. */
+#define VIGIL_SENSITIVE_CONF "/etc/vigil/sensitive.conf"
+extern const char *const vigil_sensitive_builtin[];
+
 /*
  * root: the file system to look at ("/" when NULL or ""); sensitive_file:
  * more sensitive globs, one per line ('#' comments), or NULL. 0, -EINVAL

@@ -19,6 +19,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "intern.h"
 #include "record.h"
@@ -308,8 +309,11 @@ static int aa_diff_one(void *ctx, const char *text)
 	return aa_tally_add(&a->t, text, aa_ours, a);
 }
 
+static void aa_diff_lines(FILE *f, struct aa_tally *t, bool opt);
+
 /* Print the AppArmor section (nothing when there is no record), in the
- * order first seen. 0 or -errno (-EIO: the store's message). */
+ * order first seen; the optional checks apart, after it. 0 or -errno
+ * (-EIO: the store's message). */
 static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 			 bool json, FILE *f)
 {
@@ -323,39 +327,69 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 	if (rc)
 		return rc;
 	if (json) {
-		/* "apparmor":{"allowed":N,"denied":N,"records":[...]} */
+		/* "apparmor":{"allowed":N,"denied":N,"optional":N,
+		 * "records":[...],"optional_checks":[...]} */
 		fprintf(f, ",\"apparmor\":{\"allowed\":%lld,\"denied\":%lld,"
-			"\"records\":[", a->t.allowed, a->t.denied);
-		for (i = 0; !rc && i < a->t.keys.n; i++) {
-			const char *p = a->t.keys.names[i];
+			"\"optional\":%lld,\"records\":[", a->t.allowed,
+			a->t.denied, a->t.optional);
+		for (int opt = 0; opt < 2 && !rc; opt++) {
+			bool first = true;
 
-			fputs(i ? ",{" : "{", f);
-			for (int k = 0; !rc && k < 5; k++) {
-				size_t n = p ? strcspn(p, "\t") : 0;
-				char *v = strndup(p ? p : "", n);
+			if (opt)
+				fputs("],\"optional_checks\":[", f);
+			for (i = 0; !rc && i < a->t.keys.n; i++) {
+				const char *p = a->t.keys.names[i];
 
-				if (!v)
-					return -ENOMEM;
-				if (k)
-					fputc(',', f);
-				rc = esc_json_member(f, field[k], v);
-				free(v);
-				p = p && p[n] ? p + n + 1 : NULL;
+				if (aa_tally_optional(&a->t, i) != opt)
+					continue;
+				fputs(first ? "{" : ",{", f);
+				first = false;
+				/* an optional check: no verdict, no mask */
+				for (int k = 0; !rc && k < 5; k++) {
+					size_t n = p ? strcspn(p, "\t") : 0;
+					char *v = strndup(p ? p : "", n);
+
+					if (!v)
+						return -ENOMEM;
+					bool put = !opt || (k && k < 4);
+
+					if (put && k > opt)
+						fputc(',', f);
+					if (put)
+						rc = esc_json_member(f, field[k],
+								     v);
+					free(v);
+					p = p && p[n] ? p + n + 1 : NULL;
+				}
+				fprintf(f, ",\"count\":%lld}", a->t.count[i]);
 			}
-			fprintf(f, ",\"count\":%lld}", a->t.count[i]);
 		}
 		fputs("]}", f);
 		return rc;
 	}
-	if (!a->t.keys.n)
-		return 0;
-	fprintf(f, "AppArmor (whole database): %lld ALLOWED (complain mode: "
-		"what it would have denied), %lld DENIED:\n", a->t.allowed,
-		a->t.denied);
-	for (i = 0; i < a->t.keys.n; i++) {
+	if (a->t.allowed || a->t.denied)
+		fprintf(f, "AppArmor (whole database): %lld ALLOWED (complain "
+			"mode: what it would have denied), %lld DENIED:\n",
+			a->t.allowed, a->t.denied);
+	aa_diff_lines(f, &a->t, false);
+	if (a->t.optional)
+		fprintf(f, "%s:\n", aa_optional_heading);
+	aa_diff_lines(f, &a->t, true);
+	return 0;
+}
+
+/* The text lines of the keys that are (opt) optional checks or not. */
+static void aa_diff_lines(FILE *f, struct aa_tally *t, bool opt)
+{
+	size_t i;
+
+	for (i = 0; i < t->keys.n; i++) {
 		const char *v[5];
-		char *p = a->t.keys.names[i];
+		char *p = t->keys.names[i];
 		int k;
+
+		if (aa_tally_optional(t, i) != opt)
+			continue;
 
 		/* the key's fields, cut in place (it is not looked up again) */
 		for (k = 0; k < 5; k++) {
@@ -364,9 +398,10 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 			if (p)
 				*p++ = '\0';
 		}
-		/* names from the records, as terminal text */
-		for (k = 0; k < 4; k++) {
-			fputs(k == 0 ? "\t" : k == 2 ? ": " : " ", f);
+		/* names from the records, as terminal text; an optional
+		 * check without its verdict word, as trial --report */
+		for (k = opt; k < 4; k++) {
+			fputs(k == opt ? "\t" : k == 2 ? ": " : " ", f);
 			esc_text(f, v[k]);
 		}
 		if (*v[4]) {
@@ -374,9 +409,8 @@ static int aa_diff_print(struct vigil_store *store, struct aa_diff *a,
 			esc_text(f, v[4]);
 			fputc(')', f);
 		}
-		fprintf(f, "\t# count %lld\n", a->t.count[i]);
+		fprintf(f, "\t# count %lld\n", t->count[i]);
 	}
-	return 0;
 }
 
 int do_diff(int argc, char **argv)
@@ -504,15 +538,19 @@ int do_diff(int argc, char **argv)
 	else
 		printf("%zu needed but missing, %zu allowed but never used",
 		       nmiss, nunused);
-	if (!json && aa.t.keys.n)
+	if (!json && (aa.t.allowed || aa.t.denied))
 		printf(", %lld AppArmor records", aa.t.allowed + aa.t.denied);
+	if (!json && aa.t.optional)	/* as trial --report, no difference */
+		printf("; %lld optional check%s apart", aa.t.optional,
+		       aa.t.optional == 1 ? "" : "s");
 	if (!json)
 		putchar('\n');
 	if (fflush(stdout)) {
 		p_err("stdout: %s", strerror(errno));
 		goto out;
 	}
-	ret = nmiss || nunused || aa.t.keys.n ? EXIT_FINDING : EXIT_OK;
+	ret = nmiss || nunused || aa.t.allowed || aa.t.denied ? EXIT_FINDING :
+							       EXIT_OK;
 out:
 	aa_tally_free(&aa.t);
 	ptext_free(&pt);

@@ -10,10 +10,12 @@
 
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "ptext.h"
 #include "nodes.h"
 #include "store.h"
 #include "export.h"
+#include "blast.h"
 #include "policy.h"
 #include "candidate.h"
 

@@ -12,10 +12,12 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "store.h"
 #include "timearg.h"
 #include "rules.h"
+#include "blast.h"
 #include "policy_write.h"
 #include "policy.h"
 #include "update.h"
@@ -158,11 +160,13 @@ static int rules_json(const struct vigil_ruleset *rs, const char *policy,
 static int generate_update(struct vigil_store *store, const char *db,
 			   const char *file, const char *out,
 			   const struct vigil_rules_opts *ro,
-			   const struct verb_opts *vo)
+			   const struct verb_opts *vo, bool json)
 {
 	struct vigil_ruleset known = { 0 }, fresh = { 0 }, learned = { 0 },
 			     gen = { 0 };
-	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0 };
+	struct vigil_update_in in = { &known, &fresh, &learned, &gen, 0,
+				      NULL, NULL };
+	struct vigil_update_json uj = { 0 };
 	struct vigil_update_stats st;
 	struct vigil_store_aa_wd aa = { 0 };
 	bool aa_view = false;
@@ -238,6 +242,14 @@ static int generate_update(struct vigil_store *store, const char *db,
 		goto out;
 	}
 	in.last = known.last > fresh.last ? known.last : fresh.last;
+	if (json) {	/* the changes, as the update makes them */
+		if (vigil_update_json_begin(&uj)) {
+			p_err("out of memory");
+			goto out;
+		}
+		in.change = vigil_update_json_change;
+		in.ctx = &uj;
+	}
 	rc = vigil_update_text(text, len, &in, &res, &res_len, &st, err,
 			       sizeof(err));
 	if (rc) {
@@ -268,6 +280,19 @@ static int generate_update(struct vigil_store *store, const char *db,
 			goto out;
 		}
 	}
+	if (json) {	/* once the candidate is written */
+		const size_t aac[3] = { aa.merged, aa.optional, aa.skipped };
+
+		if (vigil_update_json_end(&uj, stdout, file, out ? out : file,
+					  &st, aac, res)) {
+			p_err("out of memory");
+			goto out;
+		}
+		if (fflush(stdout)) {
+			p_err("stdout: %s", strerror(errno));
+			goto out;
+		}
+	}
 	fprintf(stderr, "vigil: generate: --update %s: %zu rule%s added, %zu "
 		"proposed from a trial's would-deny, %zu left out by hand "
 		"(marked), %zu sensitive would-deny never proposed, %zu new "
@@ -278,7 +303,8 @@ static int generate_update(struct vigil_store *store, const char *db,
 	if (aa.merged || aa.optional || aa.skipped)
 		fprintf(stderr, "; AppArmor's trial: %zu ALLOWED record%s read "
 			"as would-deny, %zu optional check%s and %zu other "
-			"record%s (network, signals, children) not merged",
+			"record%s (other profiles, peers not named, no vigil "
+			"rule) not merged",
 			aa.merged, plural(aa.merged), aa.optional,
 			plural(aa.optional), aa.skipped, plural(aa.skipped));
 	if (st.unnamed && vo->nsubjects)
@@ -288,6 +314,7 @@ static int generate_update(struct vigil_store *store, const char *db,
 	fputc('\n', stderr);
 	ret = EXIT_OK;
 out:
+	vigil_update_json_free(&uj);
 	vigil_policy_free(pol);
 	vigil_ruleset_free(&known);
 	vigil_ruleset_free(&fresh);
@@ -320,121 +347,122 @@ static int parse_min_hosts(const char *arg, struct vigil_rules_opts *ro)
 	return -EINVAL;
 }
 
-int do_generate(int argc, char **argv)
+/* What do_generate was asked, from its options. */
+struct gen {
+	struct vigil_rules_opts ro;
+	const char *out, *boot, *update, *format;
+	bool children, json;
+	size_t scoped, unscoped;	/* --children: the blocks loaded */
+};
+
+/* A step of do_generate done: go on to the next (else its exit status). */
+#define GEN_NEXT (-1)
+
+static const struct option gen_opts[] = {
+	{ "db", required_argument, NULL, 'd' },
+	{ "subject", required_argument, NULL, 's' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "mntns", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "include-would-deny", no_argument, NULL, 'W' },
+	{ "since", required_argument, NULL, 'F' },
+	{ "until", required_argument, NULL, 'U' },
+	{ "boot", required_argument, NULL, 'b' },
+	{ "broad", no_argument, NULL, 'B' },
+	{ "sensitive", required_argument, NULL, 'E' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "children", no_argument, NULL, 'C' },
+	{ "uid", required_argument, NULL, 'u' },
+	{ "update", required_argument, NULL, 'P' },
+	{ "min-hosts", required_argument, NULL, 'H' },
+	{ "node", required_argument, NULL, VERB_OPT_NODE },
+	{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
+	{ "format", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char gen_usage[] =
+	"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
+	"         [--format text|json]\n"
+	"         [--since TIME] [--until TIME] [--boot N|list]\n"
+	"         [--include-would-deny]\n"
+	"         [--sensitive FILE] [--broad] [--root DIR]\n"
+	"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
+	"         [--update CANDIDATE [--since TIME]]\n"
+	"         [--node HOST]... [--all-nodes] [--min-hosts N|P%]\n"
+	"  Print a candidate policy made from the observations (all\n"
+	"  subjects, or those named), generalised by explained\n"
+	"  heuristics unless --strict; -o writes FILE atomically.\n"
+	"  Would-deny records (a trial's) become rules only with\n"
+	"  --include-would-deny. --since/--until: only records of that\n"
+	"  window (ISO 8601 or now, recent, today, yesterday,\n"
+	"  this-week, week-ago, this-month, this-year, boot).\n"
+	"  --boot N: only the records of one boot\n"
+	"  (1 the oldest, 0 the latest, -1 the one before; list: the\n"
+	"  boots the records show). A glob never admits a sensitive object\n"
+	"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
+	"  and --sensitive FILE|-: one glob a line), nor, without\n"
+	"  --broad, more existing objects than its bound; --root: the\n"
+	"  file system to look at (default /). Only the initial mount\n"
+	"  namespace's observations unless --mntns names another (its\n"
+	"  mntns= id) or all. --children: also what the named\n"
+	"  subjects ran, at any depth, each a block 'subject CHILD\n"
+	"  via SUBJECT' with only what it did under SUBJECT (its\n"
+	"  records' via=; records without via= give a plain block of\n"
+	"  all it did). Each rule's comment lists the uids it was seen\n"
+	"  under; --uid (numbers or user names): only observations\n"
+	"  under these uids. A rule seen only under uids the subject\n"
+	"  never ran as (its system uids, else its busiest uid; with\n"
+	"  --uid, those) is marked FLAG. --update CANDIDATE: merge\n"
+	"  what was observed since CANDIDATE was made (its header's\n"
+	"  window; or since --since) into it, in place (or -o),\n"
+	"  keeping its lines: the rules it lacks are added with\n"
+	"  their evidence, a trial's would-deny proposed (never on a\n"
+	"  sensitive object), and what it left out of its own window\n"
+	"  marked '# vigil: left out:', never added back. See\n"
+	"  docs/generate.md.\n"
+	"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
+	"  records (node=) to read; one of them is needed when the\n"
+	"  database holds several (docs/fleet.md). Over\n"
+	"  several hosts, one policy from all they did, each rule\n"
+	"  saying on how many of the hosts that ran its subject it\n"
+	"  was seen; --min-hosts: leave out (listed in comments) the\n"
+	"  rules fewer hosts did.\n"
+	"  --format json: the rules with their evidence, and the\n"
+	"  policy text, as one JSON object (--boot list too; with\n"
+	"  --update: the changes made, to standard output).";
+
+/* The options, checked against each other: GEN_NEXT or the exit status. */
+static int gen_options(int argc, char **argv, struct verb_opts *vo,
+		       struct gen *g)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "subject", required_argument, NULL, 's' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "mntns", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "include-would-deny", no_argument, NULL, 'W' },
-		{ "since", required_argument, NULL, 'F' },
-		{ "until", required_argument, NULL, 'U' },
-		{ "boot", required_argument, NULL, 'b' },
-		{ "broad", no_argument, NULL, 'B' },
-		{ "sensitive", required_argument, NULL, 'E' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "children", no_argument, NULL, 'C' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "update", required_argument, NULL, 'P' },
-		{ "min-hosts", required_argument, NULL, 'H' },
-		{ "node", required_argument, NULL, VERB_OPT_NODE },
-		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char usage[] =
-		"generate [--db PATH] [--subject EXE]... [--strict] [-o FILE]\n"
-		"         [--format text|json]\n"
-		"         [--since TIME] [--until TIME] [--boot N|list]\n"
-		"         [--include-would-deny]\n"
-		"         [--sensitive FILE] [--broad] [--root DIR]\n"
-		"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
-		"         [--update CANDIDATE [--since TIME]]\n"
-		"         [--node HOST]... [--all-nodes] [--min-hosts N|P%]\n"
-		"  Print a candidate policy made from the observations (all\n"
-		"  subjects, or those named), generalised by explained\n"
-		"  heuristics unless --strict; -o writes FILE atomically.\n"
-		"  Would-deny records (a trial's) become rules only with\n"
-		"  --include-would-deny. --since/--until: only records of that\n"
-		"  window (ISO 8601 or now, recent, today, yesterday,\n"
-		"  this-week, week-ago, this-month, this-year, boot).\n"
-		"  --boot N: only the records of one boot\n"
-		"  (1 the oldest, 0 the latest, -1 the one before; list: the\n"
-		"  boots the records show). A glob never admits a sensitive object\n"
-		"  that was not observed (built-in list, " VIGIL_SENSITIVE_CONF "\n"
-		"  and --sensitive FILE|-: one glob a line), nor, without\n"
-		"  --broad, more existing objects than its bound; --root: the\n"
-		"  file system to look at (default /). Only the initial mount\n"
-		"  namespace's observations unless --mntns names another (its\n"
-		"  mntns= id) or all. --children: also what the named\n"
-		"  subjects ran, at any depth, each a block 'subject CHILD\n"
-		"  via SUBJECT' with only what it did under SUBJECT (its\n"
-		"  records' via=; records without via= give a plain block of\n"
-		"  all it did). Each rule's comment lists the uids it was seen\n"
-		"  under; --uid (numbers or user names): only observations\n"
-		"  under these uids. A rule seen only under uids the subject\n"
-		"  never ran as (its system uids, else its busiest uid; with\n"
-		"  --uid, those) is marked FLAG. --update CANDIDATE: merge\n"
-		"  what was observed since CANDIDATE was made (its header's\n"
-		"  window; or since --since) into it, in place (or -o),\n"
-		"  keeping its lines: the rules it lacks are added with\n"
-		"  their evidence, a trial's would-deny proposed (never on a\n"
-		"  sensitive object), and what it left out of its own window\n"
-		"  marked '# vigil: left out:', never added back. See\n"
-		"  docs/generate.md.\n"
-		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
-		"  records (node=) to read; one of them is needed when the\n"
-		"  database holds several (docs/fleet.md). Over\n"
-		"  several hosts, one policy from all they did, each rule\n"
-		"  saying on how many of the hosts that ran its subject it\n"
-		"  was seen; --min-hosts: leave out (listed in comments) the\n"
-		"  rules fewer hosts did.\n"
-		"  --format json: the rules with their evidence, and the\n"
-		"  policy text, as one JSON object (--boot list too).";
-	struct vigil_policy_error perr = { 0 };
-	struct vigil_ruleset rs = { 0 };
-	struct vigil_policy *pol = NULL;
-	struct vigil_store *store = NULL;
-	struct verb_opts vo;
-	struct vigil_nodes nodes = { 0 };
-	const char *out = NULL, *db, *boot = NULL;
-	char *text = NULL, *made_from = NULL;
-	size_t len = 0, i, scoped = 0, unscoped = 0;
-	struct vigil_rules_opts ro = { .no_would_deny = true, .check = true };
-	char err[512] = "";
 	long long ms;
 	uint64_t v;
-	bool children = false, json = false;
-	const char *update = NULL, *format = "text";
-	int c, rc, ret = EXIT_USAGE;
+	int c;
 
-	if (verb_opts_init(&vo, usage, argc))
-		return EXIT_USAGE;
 	optind = 1;
-	while ((c = verb_getopt(argc, argv, "+o:h", opts, &vo)) > 0) {
+	while ((c = verb_getopt(argc, argv, "+o:h", gen_opts, vo)) > 0) {
 		switch (c) {
 		case 'S':
-			ro.strict = true;
+			g->ro.strict = true;
 			break;
 		case 'n':
 			if (!strcmp(optarg, "all")) {
-				ro.mntns = -1;
+				g->ro.mntns = -1;
 			} else if (parse_u64(optarg, UINT32_MAX, &v)) {
 				p_err("--mntns: '%s' is not a namespace id or 'all'",
 				      optarg);
-				goto out;
+				return EXIT_USAGE;
 			} else {
-				ro.mntns = (int64_t)v;
+				g->ro.mntns = (int64_t)v;
 			}
 			break;
 		case 'o':
-			out = optarg;
+			g->out = optarg;
 			break;
 		case 'W':
-			ro.no_would_deny = false;
+			g->ro.no_would_deny = false;
 			break;
 		case 'F':
 		case 'U':
@@ -443,236 +471,343 @@ int do_generate(int argc, char **argv)
 				      "recent, today, yesterday, this-week, "
 				      "week-ago, this-month, this-year, boot)",
 				      c == 'F' ? "since" : "until", optarg);
-				goto out;
+				return EXIT_USAGE;
 			}
-			*(c == 'F' ? &ro.since_ms : &ro.until_ms) = ms;
+			*(c == 'F' ? &g->ro.since_ms : &g->ro.until_ms) = ms;
 			break;
 		case 'b':
-			boot = optarg;
+			g->boot = optarg;
 			break;
 		case 'B':
-			ro.broad = true;
+			g->ro.broad = true;
 			break;
 		case 'E':
-			ro.sensitive_file = optarg;
+			g->ro.sensitive_file = optarg;
 			break;
 		case 'R':
-			ro.root = optarg;
+			g->ro.root = optarg;
 			break;
 		case 'C':
-			children = true;
+			g->children = true;
 			break;
 		case 'P':
-			update = optarg;
+			g->update = optarg;
 			break;
 		case 'H':
-			if (parse_min_hosts(optarg, &ro))
-				goto out;
+			if (parse_min_hosts(optarg, &g->ro))
+				return EXIT_USAGE;
 			break;
 		case 'f':
-			format = optarg;
+			g->format = optarg;
 			break;
 		}
 	}
-	if (c < 0) {
-		ret = c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
-		goto out;
-	}
+	if (c < 0)
+		return c == VERB_GETOPT_HELP ? EXIT_OK : EXIT_USAGE;
 	if (optind != argc) {
-		verb_usage_error(&vo);
-		goto out;
+		verb_usage_error(vo);
+		return EXIT_USAGE;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		p_err("--format %s: unknown format (text or json)", format);
-		goto out;
+	if (strcmp(g->format, "text") && strcmp(g->format, "json")) {
+		p_err("--format %s: unknown format (text or json)", g->format);
+		return EXIT_USAGE;
 	}
-	json = !strcmp(format, "json");
-	if (json && update) {
-		p_err("--update: --format json does not apply (the candidate "
-		      "is rewritten as policy text)");
-		goto out;
+	g->json = !strcmp(g->format, "json");
+	if (g->json && g->update && g->out && !strcmp(g->out, "-")) {
+		p_err("--update: --format json writes the JSON to standard "
+		      "output: -o - does not apply (the candidate is "
+		      "rewritten, or -o FILE)");
+		return EXIT_USAGE;
 	}
-	if (ro.since_ms && ro.until_ms && ro.since_ms > ro.until_ms) {
+	if (g->ro.since_ms && g->ro.until_ms &&
+	    g->ro.since_ms > g->ro.until_ms) {
 		p_err("--since is after --until: the window is empty");
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (boot && (ro.since_ms || ro.until_ms)) {
+	if (g->boot && (g->ro.since_ms || g->ro.until_ms)) {
 		p_err("--boot and --since/--until exclude each other");
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (update && (boot || children || ro.until_ms)) {
+	if (g->update && (g->boot || g->children || g->ro.until_ms)) {
 		p_err("--update: --%s does not apply (the candidate's blocks "
 		      "say what to merge, its header since when)",
-		      boot ? "boot" : children ? "children" : "until");
-		goto out;
+		      g->boot ? "boot" : g->children ? "children" : "until");
+		return EXIT_USAGE;
 	}
-	db = vigil_db_path();
-	if (open_store_existing(db, &store) ||
-	    verb_nodes(store, db, &vo, false, &nodes))
-		goto out;
-	if (update) {
-		if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
-			ro.sensitive_file = VIGIL_SENSITIVE_CONF;
-		ro.uids = vo.uids;
-		ro.nuids = vo.nuids;
-		ret = generate_update(store, db, update, out, &ro, &vo);
-		goto out;
-	}
-	if (boot) {
-		rc = boot_window(store, db, boot, json, &ro.since_ms,
-				 &ro.until_ms);
+	return GEN_NEXT;
+}
+
+/*
+ * What to read: the boot's window (--boot), the subjects named, the hosts
+ * (several: one policy, each rule saying on how many), the sensitive
+ * list, the uids. GEN_NEXT or the exit status.
+ */
+static int gen_select(struct vigil_store *store, const char *db,
+		      const struct verb_opts *vo, struct vigil_nodes *nodes,
+		      struct gen *g)
+{
+	int rc;
+
+	if (g->boot) {
+		rc = boot_window(store, db, g->boot, g->json, &g->ro.since_ms,
+				 &g->ro.until_ms);
 		if (rc == BOOT_LISTED)
-			ret = EXIT_OK;
+			return EXIT_OK;
 		if (rc)
-			goto out;
-		if (ro.until_ms == INT64_MAX)	/* the latest boot */
-			ro.until_ms = 0;
+			return EXIT_USAGE;
+		if (g->ro.until_ms == INT64_MAX)	/* the latest boot */
+			g->ro.until_ms = 0;
 	}
-	if (verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
-		goto out;
+	if (verb_subjects_known(store, db, vo->subjects, vo->nsubjects))
+		return EXIT_USAGE;
 	/* several hosts: one policy, each rule saying on how many */
-	if (nodes.nselected > 1)
-		ro.nodes = &nodes;
-	else if (ro.min_hosts) {
+	if (nodes->nselected > 1)
+		g->ro.nodes = nodes;
+	else if (g->ro.min_hosts) {
 		p_err("--min-hosts: only one host is read (%s): choose several "
-		      "with --node or --all-nodes", nodes.nselected ?
+		      "with --node or --all-nodes", nodes->nselected ?
 		      "the database holds one" : "none selected");
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (!ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
-		ro.sensitive_file = VIGIL_SENSITIVE_CONF;
-	ro.uids = vo.uids;
-	ro.nuids = vo.nuids;
-	if (children && vo.nsubjects)
-		rc = vigil_rules_load_children(store, vo.subjects,
-					       vo.nsubjects, &ro, &rs, &scoped,
-					       &unscoped, err, sizeof(err));
+	if (!g->ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
+		g->ro.sensitive_file = VIGIL_SENSITIVE_CONF;
+	g->ro.uids = vo->uids;
+	g->ro.nuids = vo->nuids;
+	return GEN_NEXT;
+}
+
+/* The rules (with --children, of what ran under the named subjects too):
+ * GEN_NEXT or the exit status (no matches: EXIT_FINDING, as ausearch). */
+static int gen_load(struct vigil_store *store, const char *db,
+		    const struct verb_opts *vo, struct gen *g,
+		    struct vigil_ruleset *rs)
+{
+	char err[512] = "";
+	int rc;
+
+	if (g->children && vo->nsubjects)
+		rc = vigil_rules_load_children(store, vo->subjects,
+					       vo->nsubjects, &g->ro, rs,
+					       &g->scoped, &g->unscoped, err,
+					       sizeof(err));
 	else
-		rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects,
-					   &ro, &rs, err, sizeof(err));
-	if (rc) {
-		if (err[0])
-			p_err("%s", err);
-		else
-			p_err("%s: %s", db, rc == -EIO ?
-			      vigil_store_errmsg(store) : strerror(-rc));
-		if (rc == -ENODATA)	/* no matches, as ausearch */
-			ret = EXIT_FINDING;
-		goto out;
-	}
-	{
-		char t1[32], t2[32];
+		rc = vigil_rules_load_opts(store, vo->subjects, vo->nsubjects,
+					   &g->ro, rs, err, sizeof(err));
+	if (!rc)
+		return GEN_NEXT;
+	if (err[0])
+		p_err("%s", err);
+	else
+		p_err("%s: %s", db, rc == -EIO ?
+		      vigil_store_errmsg(store) : strerror(-rc));
+	if (rc == -ENODATA)	/* no matches, as ausearch */
+		return EXIT_FINDING;
+	return EXIT_USAGE;
+}
 
-		if (asprintf(&made_from, "made from: %s records%s%s%s%s; "
-			     "globs checked against %s (sensitive list%s%s, "
-			     "blast bound%s)",
-			     ro.no_would_deny ? "learned" :
-				     "learned and would-deny",
-			     ro.since_ms ? ", since " : "",
-			     ro.since_ms ? vigil_time_iso(ro.since_ms / 1000,
-							  t1, sizeof(t1)) : "",
-			     ro.until_ms ? ", until " : "",
-			     ro.until_ms ? vigil_time_iso(ro.until_ms / 1000,
-							  t2, sizeof(t2)) : "",
-			     ro.root && *ro.root ? ro.root : "/",
-			     ro.sensitive_file ? " + " : "",
-			     ro.sensitive_file ? ro.sensitive_file : "",
-			     ro.broad ? " off: --broad" : "") < 0) {
-			made_from = NULL;
+/*
+ * The header line saying what the rules were made from (records, window,
+ * the machine's checks, uids, --children's blocks), as rs->made_from; the
+ * caller frees *made_from. 0 or -ENOMEM (said).
+ */
+static int gen_made_from(const struct gen *g, const struct verb_opts *vo,
+			 struct vigil_ruleset *rs, char **made_from)
+{
+	const struct vigil_rules_opts *ro = &g->ro;
+	char t1[32], t2[32];
+	size_t i;
+
+	if (asprintf(made_from, "made from: %s records%s%s%s%s; "
+		     "globs checked against %s (sensitive list%s%s, "
+		     "blast bound%s)",
+		     ro->no_would_deny ? "learned" :
+			     "learned and would-deny",
+		     ro->since_ms ? ", since " : "",
+		     ro->since_ms ? vigil_time_iso(ro->since_ms / 1000,
+						   t1, sizeof(t1)) : "",
+		     ro->until_ms ? ", until " : "",
+		     ro->until_ms ? vigil_time_iso(ro->until_ms / 1000,
+						   t2, sizeof(t2)) : "",
+		     ro->root && *ro->root ? ro->root : "/",
+		     ro->sensitive_file ? " + " : "",
+		     ro->sensitive_file ? ro->sensitive_file : "",
+		     ro->broad ? " off: --broad" : "") < 0) {
+		*made_from = NULL;
+		p_err("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < vo->nuids; i++) {
+		char *m;
+
+		if (asprintf(&m, "%s%s%u", *made_from,
+			     i ? "," : "; only uids ",
+			     (unsigned int)vo->uids[i]) < 0) {
 			p_err("out of memory");
-			goto out;
+			return -ENOMEM;
 		}
-		for (i = 0; i < vo.nuids; i++) {
-			char *m;
-
-			if (asprintf(&m, "%s%s%u", made_from,
-				     i ? "," : "; only uids ",
-				     (unsigned int)vo.uids[i]) < 0) {
-				p_err("out of memory");
-				goto out;
-			}
-			free(made_from);
-			made_from = m;
-		}
-		if (children && vo.nsubjects) {
-			char *m;
-
-			if (asprintf(&m, "%s\n# --children: %zu block%s of "
-				     "what ran under a named subject (via=, "
-				     "any depth), each 'via' it; %zu child "
-				     "block%s from records without via= (a "
-				     "kernel before exec-chain scoping): all "
-				     "it did, whoever ran it", made_from,
-				     scoped, scoped == 1 ? "" : "s", unscoped,
-				     unscoped == 1 ? "" : "s") < 0) {
-				p_err("out of memory");
-				goto out;
-			}
-			free(made_from);
-			made_from = m;
-		}
-		rs.made_from = made_from;
+		free(*made_from);
+		*made_from = m;
 	}
-	rc = make_text(&rs, db, &ro, false, &text, &len);
-	if (!rc && len > VIGIL_POLICY_MAX_BYTES) {
-		free(text);
-		text = NULL;
-		rc = make_text(&rs, db, &ro, true, &text, &len);
+	if (g->children && vo->nsubjects) {
+		char *m;
+
+		if (asprintf(&m, "%s\n# --children: %zu block%s of "
+			     "what ran under a named subject (via=, "
+			     "any depth), each 'via' it; %zu child "
+			     "block%s from records without via= (a "
+			     "kernel before exec-chain scoping): all "
+			     "it did, whoever ran it", *made_from,
+			     g->scoped, g->scoped == 1 ? "" : "s",
+			     g->unscoped, g->unscoped == 1 ? "" : "s") < 0) {
+			p_err("out of memory");
+			return -ENOMEM;
+		}
+		free(*made_from);
+		*made_from = m;
+	}
+	rs->made_from = *made_from;
+	return 0;
+}
+
+/*
+ * The policy text of rs (compact when the full one is over the kernel's
+ * limit), parsed as the kernel will parse it: 0, or -1 after saying why.
+ */
+static int gen_policy(const struct vigil_ruleset *rs, const char *db,
+		      const struct vigil_rules_opts *ro, char **text,
+		      size_t *len)
+{
+	struct vigil_policy_error perr = { 0 };
+	struct vigil_policy *pol = NULL;
+	int rc;
+
+	rc = make_text(rs, db, ro, false, text, len);
+	if (!rc && *len > VIGIL_POLICY_MAX_BYTES) {
+		free(*text);
+		*text = NULL;
+		rc = make_text(rs, db, ro, true, text, len);
 	}
 	if (rc) {
 		p_err("cannot write the policy: %s", strerror(-rc));
-		goto out;
+		goto fail;
 	}
 	/* What we print must parse: the kernel will be given it. */
-	rc = vigil_policy_parse(text, len, &pol, &perr);
+	rc = vigil_policy_parse(*text, *len, &pol, &perr);
 	if (rc == -E2BIG || (rc && (!strncmp(perr.msg, "too many ", 9) ||
 				    !strncmp(perr.msg, "policy too large", 16)))) {
 		p_err("the candidate policy exceeds the kernel's limits (%s): "
 		      "generate it for fewer subjects (--subject)",
 		      rc == -E2BIG ? "1 MiB of text" : perr.msg);
-		goto out;
+		goto fail;
 	}
 	if (rc) {
 		p_err("generated policy does not parse: line %u: %s (a bug; "
 		      "please report it)", perr.line,
 		      perr.msg[0] ? perr.msg : strerror(-rc));
-		goto out;
+		goto fail;
 	}
-	if (json) {
+	vigil_policy_free(pol);
+	return 0;
+fail:
+	vigil_policy_free(pol);
+	return -1;
+}
+
+/* The policy (or with --format json the rules and it) to -o FILE,
+ * atomically, or to stdout: 0, or -1 after saying why. */
+static int gen_write(const struct gen *g, const struct vigil_ruleset *rs,
+		     char **text, size_t *len)
+{
+	int rc;
+
+	if (g->json) {
 		char *j = NULL;
 		size_t jlen = 0;
 
-		rc = rules_json(&rs, text, &j, &jlen);
+		rc = rules_json(rs, *text, &j, &jlen);
 		if (rc) {
 			p_err("cannot write the JSON: %s", strerror(-rc));
-			goto out;
+			return -1;
 		}
-		free(text);
-		text = j;
-		len = jlen;
+		free(*text);
+		*text = j;
+		*len = jlen;
 	}
-	if (out) {
-		rc = write_file_atomic(out, text, len);
+	if (g->out) {
+		rc = write_file_atomic(g->out, *text, *len);
 		if (rc) {
-			p_err("%s: %s", out, strerror(-rc));
-			goto out;
+			p_err("%s: %s", g->out, strerror(-rc));
+			return -1;
 		}
-	} else if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+	} else if (fwrite(*text, 1, *len, stdout) != *len || fflush(stdout)) {
 		p_err("stdout: %s", strerror(errno));
-		goto out;
+		return -1;
 	}
-	if (!rs.nsubjects)
+	return 0;
+}
+
+/* What the admin should know of the rules written. */
+static void gen_warn(const struct vigil_ruleset *rs,
+		     const struct verb_opts *vo)
+{
+	if (!rs->nsubjects)
 		p_warn("nothing observed%s: the policy names no subject",
-		       vo.nsubjects || vo.nuids ?
+		       vo->nsubjects || vo->nuids ?
 		       " for these subjects and uids" :
 		       "");
-	if (rs.flagged)
+	if (rs->flagged)
 		p_warn("%llu rule%s seen only under uids the subject never "
 		       "ran as: marked '# FLAG' (review them)",
-		       (unsigned long long)rs.flagged, plural(rs.flagged));
+		       (unsigned long long)rs->flagged, plural(rs->flagged));
+}
+
+int do_generate(int argc, char **argv)
+{
+	struct gen g = {
+		.ro = { .no_would_deny = true, .check = true },
+		.format = "text",
+	};
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_store *store = NULL;
+	struct verb_opts vo;
+	struct vigil_nodes nodes = { 0 };
+	char *text = NULL, *made_from = NULL;
+	const char *db;
+	size_t len = 0;
+	int ret;
+
+	if (verb_opts_init(&vo, gen_usage, argc))
+		return EXIT_USAGE;
+	ret = gen_options(argc, argv, &vo, &g);
+	if (ret != GEN_NEXT)
+		goto out;
+	ret = EXIT_USAGE;
+	db = vigil_db_path();
+	if (open_store_existing(db, &store) ||
+	    verb_nodes(store, db, &vo, false, &nodes))
+		goto out;
+	if (g.update) {
+		if (!g.ro.sensitive_file && !access(VIGIL_SENSITIVE_CONF, F_OK))
+			g.ro.sensitive_file = VIGIL_SENSITIVE_CONF;
+		g.ro.uids = vo.uids;
+		g.ro.nuids = vo.nuids;
+		ret = generate_update(store, db, g.update, g.out, &g.ro, &vo,
+				      g.json);
+		goto out;
+	}
+	ret = gen_select(store, db, &vo, &nodes, &g);
+	if (ret == GEN_NEXT)
+		ret = gen_load(store, db, &vo, &g, &rs);
+	if (ret != GEN_NEXT)
+		goto out;
+	ret = EXIT_USAGE;
+	if (gen_made_from(&g, &vo, &rs, &made_from) ||
+	    gen_policy(&rs, db, &g.ro, &text, &len) ||
+	    gen_write(&g, &rs, &text, &len))
+		goto out;
+	gen_warn(&rs, &vo);
 	ret = EXIT_OK;
 out:
-	vigil_policy_free(pol);
 	free(made_from);
 	free(text);
 	vigil_ruleset_free(&rs);

@@ -522,7 +522,8 @@ char *audit_field(const char *text, const char *key)
 		;
 	v = strndup(p, e - p);
 	/* an unquoted value is hex (a path with a space or a quote) */
-	if (v && *v && (!strcmp(key, "name") || !strcmp(key, "profile"))) {
+	if (v && *v && (!strcmp(key, "name") || !strcmp(key, "profile") ||
+			!strcmp(key, "peer"))) {
 		char *d = malloc(strlen(v) + 1);
 
 		if (d && !audit_value_decode(v, d)) {
@@ -604,11 +605,30 @@ void aa_fields_parse(struct aa_fields *f, const char *text)
 	f->family = audit_field(text, "family");
 	f->mask = audit_field(text, "requested_mask");
 	f->info = audit_field(text, "info");
+	f->sock_type = audit_field(text, "sock_type");
+	f->signal = audit_field(text, "signal");
+	f->peer = audit_field(text, "peer");
 }
 
 bool aa_optional(const struct aa_fields *f)
 {
 	return f->info && !strcmp(f->info, "optional: no audit");
+}
+
+const char aa_optional_heading[] =
+	"AppArmor's optional checks (made without auditing: enforced, "
+	"AppArmor denies them with no record and the kernel takes its "
+	"fallback; vigil records none; not would-be denials)";
+
+/* The VERDICT of an optional check's key in an aa_tally. */
+static const char aa_tally_opt[] = "optional";
+
+bool aa_tally_optional(const struct aa_tally *t, size_t id)
+{
+	const char *k = t->keys.names[id];
+	size_t l = sizeof(aa_tally_opt) - 1;
+
+	return !strncmp(k, aa_tally_opt, l) && k[l] == '\t';
 }
 
 void aa_fields_free(struct aa_fields *f)
@@ -621,6 +641,9 @@ void aa_fields_free(struct aa_fields *f)
 	free(f->family);
 	free(f->mask);
 	free(f->info);
+	free(f->sock_type);
+	free(f->signal);
+	free(f->peer);
 }
 
 const char *aa_fields_object(const struct aa_fields *f)
@@ -636,12 +659,15 @@ int aa_tally_add(struct aa_tally *t, const char *text,
 	char *key = NULL;
 	uint32_t id;
 	int rc = 0, len;
+	bool opt;
 
 	aa_fields_parse(&f, text);
 	if (!f.verdict || !f.profile || !keep(ctx, f.profile))
 		goto out;
+	opt = !strcmp(f.verdict, "ALLOWED") && aa_optional(&f);
 	obj = aa_fields_object(&f);
-	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s", f.verdict, f.profile,
+	len = asprintf(&key, "%s\t%s\t%s\t%s\t%s",
+		       opt ? aa_tally_opt : f.verdict, f.profile,
 		       f.op ? f.op : "?", obj ? obj : "?",
 		       f.mask ? f.mask : "");
 	if (len < 0) {
@@ -661,7 +687,9 @@ int aa_tally_add(struct aa_tally *t, const char *text,
 	}
 	rc = 0;
 	t->count[id]++;
-	if (!strcmp(f.verdict, "ALLOWED"))
+	if (opt)
+		t->optional++;
+	else if (!strcmp(f.verdict, "ALLOWED"))
 		t->allowed++;
 	else
 		t->denied++;

@@ -59,7 +59,8 @@ void vigil_record_free(struct vigil_record *r);
  */
 int audit_value_decode(const char *val, char *out);
 /* The value of field key in the text of an audit record (key="..." or
- * key=HEX, decoded for name and profile), malloc'd; NULL when absent. */
+ * key=HEX, decoded for name, profile and peer), malloc'd; NULL when
+ * absent. */
 char *audit_field(const char *text, const char *key);
 /*
  * Is an AppArmor record's profile the program exe's own, or one of its
@@ -80,6 +81,7 @@ char *aa_profile_name(const char *exe);
  * AppArmor's note ("optional: no audit": see aa_optional()). */
 struct aa_fields {
 	char *verdict, *profile, *op, *name, *cap, *family, *mask, *info;
+	char *sock_type, *signal, *peer;	/* network, signal, ptrace */
 };
 /*
  * Whether the record is of a check the kernel made without auditing
@@ -90,6 +92,9 @@ struct aa_fields {
  * CAP_OPT_NOAUDIT as AppArmor's enforce mode does: it records none.
  */
 bool aa_optional(const struct aa_fields *f);
+/* What trial --report, report and diff print above the optional checks
+ * they list apart (docs/export.md, "Optional checks"). */
+extern const char aa_optional_heading[];
 void aa_fields_parse(struct aa_fields *f, const char *text);
 void aa_fields_free(struct aa_fields *f);
 /* The record's object: name, else capname, else family; NULL if none. */
@@ -98,14 +103,18 @@ const char *aa_fields_object(const struct aa_fields *f);
  * AppArmor's records counted as report and diff show them: ALLOWED
  * (complain mode: would have denied) and DENIED, and each distinct
  * "VERDICT\tPROFILE\tOPERATION\tOBJECT\tMASK" (OBJECT: name, else
- * capname, else family, else ?) in keys, its count by id.
+ * capname, else family, else ?) in keys, its count by id. An optional
+ * check (aa_optional(): ALLOWED, but no would-be denial) is counted in
+ * optional, not allowed, under the VERDICT "optional" (aa_tally_optional).
  */
 struct aa_tally {
 	struct strtab keys;
 	long long *count;
 	size_t cap;
-	long long allowed, denied;
+	long long allowed, denied, optional;
 };
+/* Whether key id of t is an optional check's: listed apart. */
+bool aa_tally_optional(const struct aa_tally *t, size_t id);
 /* Count one record (its text) when it has a verdict and a profile that
  * keep(ctx, profile) accepts: 0 or -ENOMEM. */
 int aa_tally_add(struct aa_tally *t, const char *text,

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "intern.h"
@@ -27,6 +26,7 @@
 #include "rules.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "store.h"
 #include "timearg.h"
@@ -290,29 +290,6 @@ static int cmp_subj(const void *a, const void *b)
 	return strcmp(x->exe, y->exe);
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
-static bool sorted_ll(const long long *v, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (v[i] < v[i - 1])
-			return false;
-	return true;
-}
-
-void report_sort_ll(long long *v, size_t n)
-{
-	if (!sorted_ll(v, n))
-		qsort(v, n, sizeof(*v), cmp_ll);
-}
-
 /* Seq gaps of the whole table: max(seq) - distinct seqs, when no seq
  * repeats and all records come from one node (one boot). */
 static int seq_gaps_sql(struct report *r)
@@ -382,9 +359,13 @@ static int load_apparmor(struct report *r)
 		      strerror(-rc));
 		return rc;
 	}
-	for (i = 0; i < r->aa.keys.n; i++)
-		top_offer(r->top_aa, &r->ntop_aa, r->aa.keys.names[i],
-			  r->aa.count[i]);
+	for (i = 0; i < r->aa.keys.n; i++) {
+		bool opt = aa_tally_optional(&r->aa, i);
+
+		top_offer(opt ? r->top_aa_opt : r->top_aa,
+			  opt ? &r->ntop_aa_opt : &r->ntop_aa,
+			  r->aa.keys.names[i], r->aa.count[i]);
+	}
 	return 0;
 }
 
@@ -468,27 +449,6 @@ int report_load(struct report *r)
 		return seq_gaps_sql(r);
 	seq_gaps_scanned(r);
 	return 0;
-}
-
-/* Converged: no new access for at least half of the subject's span. */
-bool report_converged(const struct subj_row *s, long long end_ms)
-{
-	long long span = end_ms - s->first_ms;
-
-	if (s->last_new_ms < 0 || span <= 0)
-		return false;
-	return (end_ms - s->last_new_ms) * 2 >= span;
-}
-
-const char *report_iso(long long ms, char *buf, size_t size)
-{
-	time_t t = (time_t)(ms / 1000);
-	struct tm tm;
-
-	if (ms <= 0 || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "-");
-	return buf;
 }
 
 /* dir is a folder with nothing in it (errno set when it is not). */

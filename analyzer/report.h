@@ -14,6 +14,7 @@
 #include "intern.h"
 #include "nodes.h"
 #include "record.h"
+#include "report_time.h"	/* report_iso, report_converged, ... */
 
 #define TOP_N 10
 #define CURVE_SUBJECTS 6
@@ -99,6 +100,8 @@ struct report {
 	struct aa_tally aa;
 	struct top_row top_aa[TOP_N];
 	size_t ntop_aa;
+	struct top_row top_aa_opt[TOP_N];	/* the optional checks */
+	size_t ntop_aa_opt;
 	bool whole;		/* no --since, --until or --subject */
 	char *first_node;	/* whole: the first record's node */
 	bool nodes_differ;
@@ -112,12 +115,6 @@ struct report {
  * -errno (said). report_free frees what it made. */
 int report_load(struct report *r);
 void report_free(struct report *r);
-/* Converged: no new access for at least half of the subject's span. */
-bool report_converged(const struct subj_row *s, long long end_ms);
-/* Sort v ascending (at once when it already is). */
-void report_sort_ll(long long *v, size_t n);
-/* ms as ISO 8601 UTC, "-" for none. */
-const char *report_iso(long long ms, char *buf, size_t size);
 
 /* report_hosts.c */
 int report_hosts_init(struct report *r);

@@ -136,7 +136,7 @@ int report_out_html(struct report *r, const char *dir)
 		fprintf(f, "</td><td class=\"n\">%lld</td></tr>\n", r->top_obj[i].n);
 	}
 	fputs("</table>\n", f);
-	if (r->aa.allowed || r->aa.denied) {
+	if (r->aa.allowed || r->aa.denied || r->aa.optional) {
 		fputs("<h2>AppArmor</h2>\n<p id=\"apparmor\">", f);
 		fprintf(f, aa_intro, r->aa.allowed, r->aa.denied);
 		fputs(".</p>\n<table id=\"apparmor-top\"><tr><th>verdict</th>"
@@ -156,6 +156,29 @@ int report_out_html(struct report *r, const char *dir)
 			}
 			fprintf(f, "<td class=\"n\">%lld</td></tr>\n",
 				r->top_aa[i].n);
+		}
+		fputs("</table>\n", f);
+	}
+	if (r->aa.optional) {
+		/* apart: not would-be denials (aa_optional) */
+		fprintf(f, "<p id=\"apparmor-optional\">%s.</p>\n"
+			"<table id=\"apparmor-optional-top\"><tr>"
+			"<th>profile</th><th>operation</th><th>object</th>"
+			"<th>records</th></tr>\n", aa_optional_heading);
+		for (i = 0; i < r->ntop_aa_opt; i++) {
+			const char *v[5];
+			char buf[1024];
+			int k;
+
+			aa_fields(r->top_aa_opt[i].name, buf, sizeof(buf), v);
+			fputs("<tr>", f);
+			for (k = 1; k < 4; k++) {
+				fputs("<td>", f);
+				esc_html(f, v[k]);
+				fputs("</td>", f);
+			}
+			fprintf(f, "<td class=\"n\">%lld</td></tr>\n",
+				r->top_aa_opt[i].n);
 		}
 		fputs("</table>\n", f);
 	}
@@ -220,6 +243,9 @@ static void put_tail(FILE *f, const char *s, int width)
 	free(e);
 }
 
+static void report_aa_text(const struct report *r, FILE *f);
+static void report_aa_optional_text(const struct report *r, FILE *f);
+
 void report_out_text(struct report *r, FILE *f)
 {
 	char a[32], b[32], loss[768];
@@ -248,8 +274,17 @@ void report_out_text(struct report *r, FILE *f)
 		fprintf(f, " %9lld\n", r->top_obj[i].n);
 	}
 	report_hosts_text(r, f);
-	if (!r->aa.allowed && !r->aa.denied)
-		return;
+	if (r->aa.allowed || r->aa.denied)
+		report_aa_text(r, f);
+	if (r->aa.optional)
+		report_aa_optional_text(r, f);
+}
+
+/* AppArmor's ALLOWED and DENIED records: the most frequent. */
+static void report_aa_text(const struct report *r, FILE *f)
+{
+	size_t i;
+
 	fputc('\n', f);
 	fprintf(f, aa_intro, r->aa.allowed, r->aa.denied);
 	fputs(":\n", f);
@@ -263,6 +298,28 @@ void report_out_text(struct report *r, FILE *f)
 		fputs("  ", f);
 		put_tail(f, line, 66);
 		fprintf(f, " %9lld\n", r->top_aa[i].n);
+	}
+}
+
+/* AppArmor's optional checks, apart: not would-be denials (aa_optional):
+ * the heading, then the most frequent, as trial --report lists them. */
+static void report_aa_optional_text(const struct report *r, FILE *f)
+{
+	char head[512];
+	size_t i;
+
+	snprintf(head, sizeof(head), "%s:", aa_optional_heading);
+	fputc('\n', f);
+	put_wrapped(f, head);
+	for (i = 0; i < r->ntop_aa_opt; i++) {
+		const char *v[5];
+		char buf[1024], line[1200];
+
+		aa_fields(r->top_aa_opt[i].name, buf, sizeof(buf), v);
+		snprintf(line, sizeof(line), "%s: %s %s", v[1], v[2], v[3]);
+		fputs("  ", f);
+		put_tail(f, line, 66);
+		fprintf(f, " %9lld\n", r->top_aa_opt[i].n);
 	}
 }
 
@@ -310,7 +367,8 @@ int report_out_json(struct report *r, FILE *f)
 		fprintf(f, ",\"records\":%lld}", r->top_obj[i].n);
 	}
 	fprintf(f, "],\"apparmor\":{\"allowed\":%lld,\"denied\":%lld,"
-		"\"top\":[", r->aa.allowed, r->aa.denied);
+		"\"optional\":%lld,\"top\":[", r->aa.allowed, r->aa.denied,
+		r->aa.optional);
 	for (i = 0; i < r->ntop_aa; i++) {
 		static const char *const names[5] = {
 			"verdict", "profile", "operation", "object", "mask",
@@ -326,6 +384,24 @@ int report_out_json(struct report *r, FILE *f)
 			fputc(',', f);
 		}
 		fprintf(f, "\"records\":%lld}", r->top_aa[i].n);
+	}
+	/* apart: not would-be denials (aa_optional) */
+	fputs("],\"optional_checks\":[", f);
+	for (i = 0; i < r->ntop_aa_opt; i++) {
+		static const char *const names[3] = {
+			"profile", "operation", "object",
+		};
+		const char *v[5];
+		char buf[1024];
+		int k;
+
+		aa_fields(r->top_aa_opt[i].name, buf, sizeof(buf), v);
+		fputs(i ? ",{" : "{", f);
+		for (k = 0; k < 3; k++) {
+			rc = rc ? rc : esc_json_member(f, names[k], v[k + 1]);
+			fputc(',', f);
+		}
+		fprintf(f, "\"records\":%lld}", r->top_aa_opt[i].n);
 	}
 	fputs("]}}\n", f);
 	return rc;

@@ -29,6 +29,7 @@
 #include "rules.h"
 #include "store.h"
 #include "util.h"
+#include "verb_store.h"
 #include "vigil.h"
 
 /* ---- the verb ---- */
@@ -51,7 +52,54 @@ static void review_free(struct review *rv)
 	ptext_free(&rv->pt);
 	vigil_policy_free(rv->pol);
 	vigil_policy_free(rv->bound);
+	strtab_free(&rv->aa);
 	free(rv->text);
+}
+
+char *review_aa_key(const char *exe, enum vigil_class class,
+		    const char *object, size_t *len)
+{
+	char *k;
+	int n = asprintf(&k, "%s%c%d%c%s", exe, 0x1f, (int)class, 0x1f,
+			 object);
+
+	if (n < 0)
+		return NULL;
+	*len = (size_t)n;
+	return k;
+}
+
+bool review_aa_showed(const struct review *rv, const struct item *it)
+{
+	size_t len;
+	char *k = review_aa_key(it->sr->exe, it->r->class, it->r->object,
+				&len);
+	bool yes = k && strtab_find(&rv->aa, k, len) >= 0;
+
+	free(k);
+	return yes;
+}
+
+/* One of AppArmor's records read as a would-be denial: keep its key. */
+static int aa_row(void *ctx, const char *exe, const char *op,
+		  const char *object)
+{
+	struct review *rv = ctx;
+	int o = vigil_op_from_name(op, strlen(op));
+	uint32_t id;
+	size_t len;
+	char *k;
+	int rc;
+
+	if (o < 0)
+		return 0;
+	k = review_aa_key(exe, vigil_op_class((enum vigil_op)o), object,
+			  &len);
+	if (!k)
+		return -ENOMEM;
+	rc = strtab_intern(&rv->aa, k, len, &id);
+	free(k);
+	return rc < 0 ? rc : 0;
 }
 
 int do_review(int argc, char **argv)
@@ -91,12 +139,13 @@ int do_review(int argc, char **argv)
 	struct answers ans = { 0 };
 	struct vigil_rules_opts so = { .strict = true, .by_via = true };
 	struct vigil_rules_opts go = { .check = true };
+	struct vigil_store_aa_wd aa = { 0 };
 	const char *db, *answers = NULL, *bound = NULL;
 	char err[512] = "", *btext = NULL, *out = NULL;
 	size_t blen, outlen = 0, na = 0, ng = 0, nl = 0, nrules = 0, i;
 	unsigned int line = 0;
 	bool dry = false, quit = false;
-	int c, rc, ret = EXIT_USAGE;
+	int c, rc, rc2, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
 		return EXIT_USAGE;
@@ -165,11 +214,20 @@ int do_review(int argc, char **argv)
 		goto out;
 	so.uids = go.uids = vo.uids;
 	so.nuids = go.nuids = vo.nuids;
-	rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects, &so,
-				   &rv.strict, err, sizeof(err));
+	/* an AppArmor complain trial's ALLOWED records are would-be
+	 * denials too, read as generate --update reads them */
+	rc = vigil_store_apparmor_wd_begin(store, 0, &aa);
+	if (!rc)
+		rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects,
+					   &so, &rv.strict, err, sizeof(err));
 	if (!rc)
 		rc = vigil_rules_load_opts(store, vo.subjects, vo.nsubjects,
 					   &go, &rv.gen, err, sizeof(err));
+	if (!rc)
+		rc = vigil_store_apparmor_wd_rows(store, aa_row, &rv);
+	rc2 = vigil_store_apparmor_wd_end(store);
+	if (!rc)
+		rc = rc2;
 	if (rc) {
 		if (err[0])
 			p_err("%s", err);
@@ -190,6 +248,13 @@ int do_review(int argc, char **argv)
 		printf(", %zu left out earlier", rv.left_earlier);
 	if (rv.bound)
 		printf(", %zu beyond the bound", rv.nfindings);
+	if (aa.merged || aa.optional || aa.skipped)
+		printf("; AppArmor's trial: %zu ALLOWED record%s read as "
+		       "would-be denials, %zu optional check%s and %zu other "
+		       "record%s not asked about", aa.merged,
+		       aa.merged == 1 ? "" : "s", aa.optional,
+		       aa.optional == 1 ? "" : "s", aa.skipped,
+		       aa.skipped == 1 ? "" : "s");
 	putchar('\n');
 	if (dry || !rv.nq) {
 		for (i = 0; i < rv.nq; i++)

@@ -68,6 +68,11 @@ void review_put_seen(FILE *f, const struct review *rv,
 		fprintf(f, "%s%u", k ? "," : u.n > 1 || u.more ? ", uids " :
 			", uid ", (unsigned int)u.v[k]);
 	fputs(u.more ? ",..." : "", f);
+	for (size_t k = 0; k < q->nitems; k++)
+		if (review_aa_showed(rv, &rv->items[q->items[k]])) {
+			fputs("; AppArmor's trial showed it", f);
+			break;
+		}
 }
 
 #define SHOW_AS_SEEN 5
@@ -144,6 +149,8 @@ void review_put_evidence(FILE *f, const struct review *rv,
 			fputs(", run via ", f);
 			esc_text(f, it->sr->chain);
 		}
+		if (review_aa_showed(rv, it))
+			fputs("; AppArmor's trial showed it", f);
 		if (vigil_rule_flagged(r))
 			fputs("; FLAG: never a uid this subject ran as", f);
 		fputc('\n', f);

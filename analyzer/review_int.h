@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "blast.h"
+#include "intern.h"
 #include "policy.h"
 #include "ptext.h"
 #include "review.h"
@@ -68,7 +69,16 @@ struct review {
 	struct question *q;
 	size_t nq, q_cap;
 	size_t left_earlier;	/* items a left-out line already covers */
+	/* what an AppArmor complain trial showed (its ALLOWED records read
+	 * as would-be denials): review_aa_key()s */
+	struct strtab aa;
 };
+
+/* The key of an access in review.aa: EXE, CLASS and OBJECT (malloc'd). */
+char *review_aa_key(const char *exe, enum vigil_class class,
+		    const char *object, size_t *len);
+/* Whether AppArmor's trial showed item it (review.aa). */
+bool review_aa_showed(const struct review *rv, const struct item *it);
 
 /* Where answers come from. */
 struct answers {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "ops.h"	/* enum vigil_class, access bits: kernel/security/vigil */
+#include "rules_text.h"	/* glob escaping, ISO times */
 
 struct vigil_store;
 struct vigil_nodes;
@@ -288,11 +289,6 @@ int vigil_rules_load_children(struct vigil_store *s, char *const *subjects,
 			      struct vigil_ruleset *ret, size_t *ret_scoped,
 			      size_t *ret_unscoped, char *err,
 			      size_t err_size);
-/* The bound: a glob may admit max(BLAST_MIN, BLAST_FACTOR x observed). */
-#define VIGIL_BLAST_MIN 20
-#define VIGIL_BLAST_FACTOR 10
-/* Entries a blast radius walk reads at most (then it says "at least"). */
-#define VIGIL_BLAST_WALK_MAX 200000
 /*
  * The same with options. -EINVAL: sensitive_file has a bad glob (err
  * says which line), -ENODATA (a named subject none of whose
@@ -314,23 +310,6 @@ char *vigil_random_pattern(const char *obj, int *rc);
 /* Whether a and b (both of pattern pat) differ in at least half of its
  * '?' bytes: names made anew by each run, not "python2" and "python3". */
 bool vigil_random_variant(const char *pat, const char *a, const char *b);
-/* The built-in sensitive globs (NULL-terminated), docs/generate.md. */
-#define VIGIL_SENSITIVE_CONF "/etc/vigil/sensitive.conf"
-extern const char *const vigil_sensitive_builtin[];
 void vigil_ruleset_free(struct vigil_ruleset *rs);
-
-/* Added by rules.c. */
-/*
- * Write s[0..len) as a glob matching exactly s, escaped as the policy
- * language requires (space, '#', '\\', glob metacharacters; control
- * bytes and DEL as \xHH); keep_star: '*' stays an operator. snprintf
- * semantics: returns the length needed.
- */
-size_t vigil_glob_escape(const char *s, size_t len, bool keep_star,
-			 char *buf, size_t size);
-/* The same into a new string, or NULL (no memory). */
-char *vigil_glob_escape_dup(const char *s, size_t len, bool keep_star);
-/* t (seconds since the epoch) as ISO 8601 UTC: "2026-12-01T10:00:00Z". */
-const char *vigil_time_iso(int64_t t, char *buf, size_t size);
 
 #endif /* VIGIL_ANALYZER_RULES_H */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * vigil analyzer: what rules.c (the model, the heuristics) and
- * rules_load.c (the observations from the database) share.
+ * vigil analyzer: what the rule model's files share: rules.c (the
+ * model), its heuristics (rules_path.c, rules_hashed.c, rules_vary.c,
+ * rules_vary_group.c, rules_siblings.c, rules_random.c), rules_merge.c
+ * and rules_load.c (the observations from the database).
  */
 #ifndef VIGIL_ANALYZER_RULES_INT_H
 #define VIGIL_ANALYZER_RULES_INT_H
@@ -9,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rules.h"
 
@@ -57,14 +60,64 @@ extern bool rules_vary_off;
 /* rules_vary_glob's calls so far: tests/unit/test_rules counts them. */
 extern size_t rules_vary_calls;
 
+/* rules_merge.c */
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l);
 /* dst |= src, host_words words each (dst NULL: nothing). */
 void rules_hosts_or(uint64_t *dst, const uint64_t *src, uint32_t words);
 uint32_t rules_hosts_count(const uint64_t *v, uint32_t words);
 /* Add uid to u (sorted, once); past VIGIL_UIDS_MAX only u->more is set. */
 void rules_uids_add(struct vigil_uids *u, uint32_t uid);
-/* Whether s holds a glob metacharacter. */
-bool rules_has_meta(const char *s);
+/* dst gets src's uids (sorted, once) and flags. */
+void rules_uids_union(struct vigil_uids *dst, const struct vigil_uids *src);
+void rules_rule_free(struct vigil_rule *r);
+/* Sort rules (class, object, glob) and merge those of one class and
+ * glob into one: *n less. */
+void rules_sort_merge(struct vigil_rule *rules, size_t *n);
+/* Set every rule's blast note to a copy of note. 0 or -ENOMEM. */
+int rules_set_blast(struct vigil_rule *r, const char *note);
+
+/* A byte of a word: [A-Za-z0-9_]. */
+static inline bool rules_is_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+/* The length of the folder part of obj (before its last '/'), or 0. */
+static inline size_t rules_dir_len(const char *obj)
+{
+	const char *s = strrchr(obj, '/');
+
+	return s ? (size_t)(s - obj) : 0;
+}
+
+/* rules_path.c: the heuristics on one absolute path. */
+/* rules_generalise_path()'s flags: the temporary-name heuristic not
+ * now; on a glob of the names-that-vary heuristic (its '*' kept). */
+#define GEN_NO_TEMP 1u
+#define GEN_STAR_OK 2u
+/*
+ * The glob of an absolute path without metacharacters, generalised (the
+ * VIGIL_HEUR_* it used in *heur): *ret is NULL when no heuristic
+ * applies. 0 or -ENOMEM.
+ */
+int rules_generalise_path(const char *path, char **ret, unsigned int *heur,
+			  unsigned int flags);
+/* Whether s[0..len) looks random ("aB3xYz", "k3j_x9a2", hex). */
+bool rules_looks_random(const char *s, size_t len);
+
+/*
+ * The heuristics over a subject's rules (rules_hashed.c,
+ * rules_vary_group.c, rules_siblings.c): each generalises some of
+ * rules[0..*n), each glob judged by b, then merges them (*n less).
+ * 0 or -ENOMEM.
+ */
+int rules_heur_store(struct vigil_rule *rules, size_t *n, struct blast *b);
+int rules_heur_vary(struct vigil_rule *rules, size_t *n, struct blast *b);
+int rules_heur_temp_later(struct vigil_rule *rules, size_t *n,
+			  struct blast *b);
+int rules_heur_siblings(struct vigil_rule *rules, size_t *n, struct blast *b);
+
+/* rules.c */
 /*
  * Build the rules of one subject from its observations (consumed); the
  * tuples no policy line can hold are added to *skipped.

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "rules_int.h"
+#include "rules_text.h"
 
 /* A part of a name: a run of [A-Za-z0-9_] (word) or one other byte. */
 struct part {

@@ -251,9 +251,10 @@ int vigil_store_apparmor_allowed(struct vigil_store *s, int64_t since_ms,
  * programs (aa_profile_name), read as vigil would-deny records of those
  * programs through a temp view "records" (over the node selection, if
  * any) until vigil_store_apparmor_wd_end(): generate --update merges
- * them. Files (requested_mask letters r w a x m c d l k) and
- * capabilities; optional checks (aa_optional) and the rest (network,
- * signals, children's profiles) are counted, not merged. 0, -EIO, -ENOMEM.
+ * them: files, capabilities, network, signals and ptrace as
+ * aa_access_of() reads them; optional checks (aa_optional) and what it
+ * does not translate (children's profiles, peers it cannot name) are
+ * counted, not merged. 0, -EIO, -ENOMEM.
  */
 struct vigil_store_aa_wd {
 	size_t merged, optional, skipped;
@@ -261,6 +262,12 @@ struct vigil_store_aa_wd {
 int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 				  struct vigil_store_aa_wd *c);
 int vigil_store_apparmor_wd_end(struct vigil_store *s);
+/* Between begin and end: each record read, as fn(ctx, EXE, OP, OBJECT);
+ * 0, fn's non-zero return, -EIO. */
+int vigil_store_apparmor_wd_rows(struct vigil_store *s,
+				 int (*fn)(void *ctx, const char *exe,
+					   const char *op, const char *object),
+				 void *ctx);
 /* SELinux's AVC denials (permissive or not) since since_ms, by time. */
 int vigil_store_selinux_denied(struct vigil_store *s, int64_t since_ms,
 			       int (*fn)(void *ctx, const char *text),

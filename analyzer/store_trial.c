@@ -12,6 +12,7 @@
 #include "store_int.h"
 #include "store.h"
 #include "record.h"
+#include "aa_access.h"
 
 /* The text of kind's foreign records since since_ms matching like. */
 static int foreign_text(struct vigil_store *s, const char *kind,
@@ -137,22 +138,17 @@ static int aa_exes_load(struct vigil_store *s, struct aa_exes *x)
 	return rc;
 }
 
-/*
- * An AppArmor requested_mask as vigil's file access letters (the same
- * letters mean the same: r w a x m c d l k), or false for one it has not.
- */
-static bool aa_mask_letters(const char *mask, char *out, size_t size)
+/* The stored program whose profile label is: vigil's export name for it
+ * (aa_profile_name) or its path. */
+static const char *aa_exe_of(void *ctx, const char *label)
 {
-	size_t n = 0;
+	const struct aa_exes *x = ctx;
+	size_t i;
 
-	for (; *mask; mask++) {
-		if (!strchr("rwaxmcdlk", *mask) || n + 1 >= size)
-			return false;
-		if (!memchr(out, *mask, n))
-			out[n++] = *mask;
-	}
-	out[n] = '\0';
-	return n > 0;
+	for (i = 0; i < x->n; i++)
+		if (!strcmp(x->prof[i], label) || !strcmp(x->exe[i], label))
+			return x->exe[i];
+	return NULL;
 }
 
 static bool nodes_selected(struct vigil_store *s)
@@ -208,40 +204,24 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 	}
 	sqlite3_bind_int64(q, 1, since_ms);
 	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
-		const char *text = store_col_text(q, 3), *exe = NULL;
-		char acc[16], *pid, *comm, *uid;
-		const char *op = "open", *obj;
+		const char *text = store_col_text(q, 3), *why;
+		char *pid, *comm, *uid;
+		struct aa_access a;
 		struct aa_fields f;
-		size_t i;
 
 		aa_fields_parse(&f, text);
-		for (i = 0; f.profile && i < x.n; i++)
-			if (!strcmp(x.prof[i], f.profile))
-				exe = x.exe[i];
-		if (aa_optional(&f)) {
-			c->optional++;
-			aa_fields_free(&f);
+		rc = aa_access_of(&f, aa_exe_of, &x, &a, &why);
+		aa_fields_free(&f);
+		if (rc == 1 || rc == 2) {
+			if (rc == 1)
+				c->optional++;
+			else
+				c->skipped++;
+			rc = 0;
 			continue;
 		}
-		if (f.op && !strcmp(f.op, "capable") && f.cap) {
-			op = "capable";
-			strcpy(acc, "use");
-			obj = f.cap;
-		} else if (f.name && f.mask &&
-			   aa_mask_letters(f.mask, acc, sizeof(acc))) {
-			if (f.op && !strcmp(f.op, "exec"))
-				op = "exec";
-			else if (f.op && !strcmp(f.op, "file_mmap"))
-				op = "mmap";
-			obj = f.name;
-		} else {
-			exe = NULL;	/* network, signal, ...: not merged */
-		}
-		if (!exe) {
-			c->skipped++;
-			aa_fields_free(&f);
-			continue;
-		}
+		if (rc)
+			break;
 		pid = audit_field(text, "pid");
 		comm = audit_field(text, "comm");
 		uid = audit_field(text, "fsuid");
@@ -251,18 +231,20 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 				  SQLITE_TRANSIENT);
 		sqlite3_bind_int64(ins, 3, sqlite3_column_int64(q, 1));
 		sqlite3_bind_int64(ins, 4, sqlite3_column_int64(q, 2));
-		sqlite3_bind_text(ins, 5, op, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 6, acc, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 5, a.op, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 6, a.access, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(ins, 7, uid ? strtoll(uid, NULL, 10) : 0);
-		sqlite3_bind_text(ins, 8, exe, -1, SQLITE_STATIC);
-		if (strcmp(op, "capable")) {
-			sqlite3_bind_text(ins, 9, obj, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 8, a.exe, -1, SQLITE_STATIC);
+		/* a file's path, else the target (as ingest stores them) */
+		if (a.path) {
+			sqlite3_bind_text(ins, 9, a.object, -1, SQLITE_STATIC);
 			sqlite3_bind_null(ins, 10);
 		} else {
 			sqlite3_bind_null(ins, 9);
-			sqlite3_bind_text(ins, 10, obj, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(ins, 10, a.object, -1,
+					  SQLITE_STATIC);
 		}
-		sqlite3_bind_text(ins, 11, obj, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 11, a.object, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(ins, 12, pid ? strtoll(pid, NULL, 10) : 0);
 		if (comm)
 			sqlite3_bind_text(ins, 13, comm, -1, SQLITE_TRANSIENT);
@@ -275,7 +257,7 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 		free(pid);
 		free(comm);
 		free(uid);
-		aa_fields_free(&f);
+		free(a.object);
 	}
 	if (!rc)
 		rc = run_sql(s, "DROP VIEW IF EXISTS temp.records");
@@ -305,5 +287,24 @@ int vigil_store_apparmor_wd_end(struct vigil_store *s)
 		rc = run_sql(s, "CREATE TEMP VIEW records AS SELECT * FROM "
 			     "main.records WHERE node IN (SELECT name FROM "
 			     "temp.vigil_nodes_sel)");
+	return rc;
+}
+
+int vigil_store_apparmor_wd_rows(struct vigil_store *s,
+				 int (*fn)(void *ctx, const char *exe,
+					   const char *op, const char *object),
+				 void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT exe, op, object FROM "
+			       "temp.vigil_aa_wd ORDER BY id DESC", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = fn(ctx, store_col_text(st, 0), store_col_text(st, 1),
+			store_col_text(st, 2));
+	sqlite3_finalize(st);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "store.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "vigil.h"
 

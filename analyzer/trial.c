@@ -34,6 +34,7 @@
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
+#include "verb_store.h"
 #include "nodes.h"
 #include "record.h"
 #include "store.h"
@@ -462,10 +463,7 @@ static int trial_report(const char *dir, struct state *s, bool json,
 		       "\"optional_count\":%zu}\n", t.naa, t.nwd, t.opt.n);
 	} else {
 		if (t.opt.n) {
-			printf("AppArmor's optional checks (made without "
-			       "auditing: enforced, AppArmor denies them with "
-			       "no record and the kernel takes its fallback; "
-			       "vigil records none; not would-be denials):\n");
+			printf("%s:\n", aa_optional_heading);
 			for (i = 0; i < t.opt.n; i++) {
 				putchar('\t');
 				esc_text(stdout, t.opt.v[i]);

@@ -31,6 +31,7 @@ struct marker {
 	struct vigil_glob *glob;
 	char *src;		/* the glob as written (escaped) */
 	char *text;		/* a new marker's lines, or NULL (the file's) */
+	bool sensitive;		/* a trial's would-deny of a sensitive object */
 };
 
 struct addition {
@@ -50,6 +51,7 @@ struct insert {
 	const char *src;
 	char *text;
 	size_t seq;
+	size_t idx;	/* a marker (< nm), else an addition (- nm) */
 };
 
 struct upd {
@@ -521,6 +523,7 @@ static int add_fresh(struct upd *u)
 					free(text);
 					return rc;
 				}
+				u->m[u->nm - 1].sensitive = true;
 				u->st->sensitive++;
 				miss &= ~wd;
 				wd = 0;
@@ -643,6 +646,35 @@ static int insert_cmp(const void *x, const void *y)
 	if (c)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* An inserted change as vigil_update_change, to in->change. */
+static int tell_change(const struct upd *u, const struct insert *x)
+{
+	struct vigil_update_change c = {
+		.line = x->at, .class = x->class, .glob = x->src,
+		.text = x->text,
+	};
+	size_t b;
+
+	if (x->idx < u->nm) {
+		const struct marker *m = &u->m[x->idx];
+
+		b = m->block;
+		c.kind = m->sensitive ? "sensitive" : "left_out";
+		c.access = m->access;
+	} else {
+		const struct addition *a = &u->a[x->idx - u->nm];
+
+		b = a->block;
+		c.kind = a->wd ? "proposed" : "added";
+		c.access = a->learned | a->wd;
+		c.sr = a->sr;
+		c.r = a->r;
+	}
+	c.subject = u->pt.blocks[b].src;
+	c.via = u->pt.blocks[b].via_src;
+	return u->in->change(u->in->ctx, &c);
 }
 
 int vigil_update_window(const char *text, size_t len, int64_t *from,
@@ -777,6 +809,7 @@ int vigil_update_text(const char *text, size_t len,
 			goto out;
 		x = &ins[nins];
 		x->seq = nins;
+		x->idx = i;
 		if (i < u.nm) {
 			struct marker *m = &u.m[i];
 
@@ -815,6 +848,10 @@ int vigil_update_text(const char *text, size_t len,
 	}
 	if (nins)
 		qsort(ins, nins, sizeof(*ins), insert_cmp);
+	for (i = 0; in->change && i < nins && !rc; i++)
+		rc = tell_change(&u, &ins[i]);
+	if (rc)
+		goto out;
 	/* the header: its window and the update's line */
 	first_block = u.pt.nblocks ? u.pt.blocks[0].line : u.nlines + 1;
 	for (line = 1; line < first_block && line <= u.nlines; line++) {

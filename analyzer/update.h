@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rules.h"
 
@@ -34,9 +35,30 @@
  * last: the time of the latest observation merged (seconds), for the
  * header's "observed ... to".
  */
+struct vigil_update_change;
 struct vigil_update_in {
 	const struct vigil_ruleset *known, *fresh, *fresh_learned, *gen;
 	int64_t last;
+	/* optional: called once per change, in the file's order, before
+	 * vigil_update_text returns (generate --format json); its non-zero
+	 * return is vigil_update_text's */
+	int (*change)(void *ctx, const struct vigil_update_change *c);
+	void *ctx;
+};
+
+/* One change an update makes: lines inserted into the candidate. */
+struct vigil_update_change {
+	const char *kind;	/* "added", "proposed", "left_out" (by
+				 * hand) or "sensitive" (never proposed) */
+	const char *subject;	/* its block's subject, as written */
+	const char *via;	/* its block's via, as written, or NULL */
+	unsigned int line;	/* the candidate's line it goes before */
+	enum vigil_class class;
+	uint64_t access;
+	const char *glob;	/* the object, policy form */
+	const struct vigil_subject_rules *sr;	/* its evidence (NULL: a marker) */
+	const struct vigil_rule *r;
+	const char *text;	/* the lines inserted, exactly */
 };
 
 struct vigil_update_stats {
@@ -73,5 +95,24 @@ int vigil_update_text(const char *text, size_t len,
  */
 int vigil_update_window(const char *text, size_t len, int64_t *from,
 			int64_t *to);
+
+/*
+ * update_json.c: generate --update --format json (docs/generate.md): the
+ * changes, collected by vigil_update_json_change (vigil_update_in.change,
+ * ctx the struct), then the whole object written by _end. 0 or -ENOMEM.
+ */
+struct vigil_update_json {
+	char *buf;
+	size_t len, n;
+	FILE *f;
+};
+int vigil_update_json_begin(struct vigil_update_json *j);
+int vigil_update_json_change(void *ctx, const struct vigil_update_change *c);
+/* aa: AppArmor's records merged, optional checks, others (or NULL). */
+int vigil_update_json_end(struct vigil_update_json *j, FILE *out,
+			  const char *candidate, const char *written,
+			  const struct vigil_update_stats *st,
+			  const size_t aa[3], const char *policy);
+void vigil_update_json_free(struct vigil_update_json *j);
 
 #endif /* VIGIL_ANALYZER_UPDATE_H */

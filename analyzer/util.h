@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 struct option;
-struct vigil_store;
 
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -80,16 +79,7 @@ int verb_getopt(int argc, char **argv, const char *optstring,
 /* Print the usage to stderr: EXIT_USAGE. */
 int verb_usage_error(const struct verb_opts *v);
 void verb_opts_free(struct verb_opts *v);
-/*
- * Every named subject was observed in store (named db): 0, or -ENOENT /
- * -EINVAL / -EIO after saying so. A name without '/' is a basename (as
- * ausearch -x): the one executable observed under it replaces it in the
- * array; several are listed (-EINVAL).
- */
-int verb_subjects_known(struct vigil_store *store, const char *db,
-			char *const *subjects, size_t n);
 
-/* For the verbs that read the database. */
 /*
  * Write data to path. A regular file (or a missing one) is replaced
  * atomically (temporary file, fsync, rename); a symlink is followed and
@@ -97,8 +87,5 @@ int verb_subjects_known(struct vigil_store *store, const char *db,
  * through, never replaced; a folder is refused (-EISDIR). 0 or -errno.
  */
 int write_file_atomic(const char *path, const char *data, size_t len);
-/* Open an existing database read-only (never create one, never write to
- * it); logs and returns -errno. */
-int open_store_existing(const char *path, struct vigil_store **ret);
 
 #endif /* VIGIL_ANALYZER_UTIL_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * make bench, vary-cost: what the names-that-vary heuristic (heur_vary,
- * analyzer/rules.c and rules_vary.c) costs generate. The same rule build
+ * analyzer/rules_vary_group.c and rules_vary.c) costs generate. The same rule build
  * (vigil_rules_load_opts, every heuristic, no file system check) from the
  * same database is timed with heur_vary and without it (rules_vary_off,
  * the baseline), alternating in one process; medians and their ratio.

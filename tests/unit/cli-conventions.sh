@@ -262,9 +262,66 @@ k_generate_json() {
 	[ "$(jq .records "$d/g.json")" = "$(sed -n 's/^# \([0-9]*\) records: .*/\1/p' "$d/cand.policy")" ]
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --format json -o "$d/o.json"
 	cmp "$d/g.json" "$d/o.json"
-	expect_rc 2 "$VIGIL" --db "$db" generate --format json --update "$d/cand.policy"
+	# with --update the JSON goes to stdout: -o - cannot take the policy
+	expect_rc 2 "$VIGIL" --db "$db" generate --format json --update "$d/cand.policy" -o -
+	grep -q -- '--update: --format json writes the JSON to standard output: -o - does not apply' "$cw/e"
 	expect_rc 2 "$VIGIL" --db "$db" generate --format xml
 	rm -rf "$d"
+}
+
+# generate --update --format json (issue 26 §3): the candidate rewritten
+# as without it, and on stdout one object with each change (kind, block,
+# line, rule, evidence, the exact lines inserted), the counts and the
+# updated policy; a hostile name learned after the candidate (escape
+# sequences, a newline that would start a rule) stays one escaped object.
+k_generate_update_json() {
+	local db=$cw/updjson.db d=$cw/updjson t=1796290000 h
+	rm -rf "$db"* "$d"
+	mkdir -p "$d/root"
+	kvd_run "$d/1.log" $t 811 1
+	kvd_run "$d/1.log" $((t + 100)) 1207 11
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" -o "$d/c.policy"
+	# the review: /etc/motd removed by hand
+	sed -i -e '/^	# count 2, .*$/{N;/\n	file r \/etc\/motd$/d}' "$d/c.policy"
+	not grep -q motd "$d/c.policy"
+	h=$(printf '/var/lib/kvd/\e]0;x\a\n\tfile r /etc/shadow' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)
+	{
+		echo "type=KERNEL_OTHER msg=audit($((t + 310)).000:41): vigil=1 seq=41 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/extra.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=KERNEL_OTHER msg=audit($((t + 311)).000:42): vigil=1 seq=42 verdict=would-deny op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/kvd/modules.conf\" target=? pid=2210 comm=\"kvd\""
+		echo "type=KERNEL_OTHER msg=audit($((t + 312)).000:43): vigil=1 seq=43 verdict=would-deny op=open access=r uid=0 exe=\"/usr/sbin/kvd\" path=\"/etc/shadow\" target=? pid=2210 comm=\"kvd\""
+		echo "type=KERNEL_OTHER msg=audit($((t + 313)).000:44): vigil=1 seq=44 verdict=learned op=open access=w uid=0 exe=\"/usr/sbin/kvd\" path=$h target=? pid=2210 comm=\"kvd\""
+	} > "$d/2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/2.log"
+	cp "$d/c.policy" "$d/text.policy"
+	cp "$d/c.policy" "$d/c0.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --update "$d/text.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --update "$d/c.policy" --format json
+	json_strict "$cw/o"
+	not grep -q $'\e' "$cw/o"
+	cp "$cw/o" "$d/u.json"
+	# the candidate is written as without --format json; .policy is it
+	diff -u "$d/text.policy" "$d/c.policy"
+	jq -j .policy "$d/u.json" | cmp - "$d/c.policy"
+	jq -e --arg c "$d/c.policy" '.candidate == $c and .written == $c and .added == 2 and .proposed == 1 and .left_out == 1 and .sensitive == 1 and .apparmor == {"merged":0,"optional":0,"other":0}' "$d/u.json" > /dev/null
+	[ "$(jq -r '.changes | map(.kind + " " + .class + " " + .access + " " + .glob) | join("|")' "$d/u.json")" = \
+		'added file r /etc/kvd/extra.conf|proposed file r /etc/kvd/modules.conf|left_out file r /etc/motd|sensitive file r /etc/shadow|added file w /var/lib/kvd/\x1b]0;x\x07\x0a\x09file\ r\ /etc/shadow' ]
+	jq -e '.changes[] | select(.kind == "proposed") | .count == 1 and .first == "2026-12-03T09:31:51Z" and .uids == [0] and .subject == "/usr/sbin/kvd" and .via == null' "$d/u.json" > /dev/null
+	jq -e '.changes[] | select(.kind == "left_out") | .count == null and (.text | startswith("\t# vigil: left out: file r /etc/motd\t# "))' "$d/u.json" > /dev/null
+	# each change's text is in the candidate, before the line it names
+	# (numbered in the candidate as it was)
+	for i in $(seq 0 4); do
+		jq -j ".changes[$i].text" "$d/u.json" > "$d/t"
+		grep -qxF -f "$d/t" "$d/c.policy"
+		[ "$(sed -n "$(jq ".changes[$i].line" "$d/u.json")p" "$d/c0.policy" | grep -c '^	file \|^	# count \|^	# why\|^}')" = 1 ]
+	done
+	expect_rc 0 "$VIGIL" load -n "$d/c.policy"
+	# -o FILE: written there, named in the JSON; the candidate untouched
+	cp "$d/c0.policy" "$d/c.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" --update "$d/c.policy" --format json -o "$d/new.policy"
+	cmp "$d/c.policy" "$d/c0.policy"
+	jq -e --arg n "$d/new.policy" '.written == $n' "$cw/o" > /dev/null
+	diff -u "$d/text.policy" "$d/new.policy"
 }
 
 # --boot list --format json (generate and report): the boots as objects.
@@ -414,6 +471,7 @@ t_cli k_exit_status_doc k_exit_status_doc
 t_cli k_status_json k_status_json
 t_cli k_diff_json k_diff_json
 t_cli k_generate_json k_generate_json
+t_cli k_generate_update_json k_generate_update_json
 t_cli k_boot_list_json k_boot_list_json
 t_cli k_snapshot_json k_snapshot_json
 t_cli k_trial_report_json k_trial_report_json

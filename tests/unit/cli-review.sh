@@ -151,7 +151,58 @@ t26_review_interrupted() {
 	[ "$(find "$d" -name 'c.policy.*' | wc -l)" = 0 ]
 }
 
+# An AppArmor complain trial (vigil trial --to apparmor, no vigil observe):
+# its ALLOWED records are asked about as vigil's would-be denials are,
+# grouped (two modules of one folder: one question offering DIR/*) and
+# ranked (a sensitive read and a raw socket first, a capability, then its
+# own files); the optional check is not asked about; answers from a file.
+# Records as AppArmor writes them on 6.1 (see c_generate_update_apparmor).
+t26_review_apparmor() {
+	local db=$cw/revaa.db d=$cw/revaa t=1796290000 a k
+	rm -rf "$db"* "$d"
+	mkdir -p "$d/root"
+	kvd_run "$d/learn.log" $t 811 1
+	kvd_run "$d/learn.log" $((t + 100)) 1207 11
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/learn.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$d/root" -o "$d/c.policy"
+	expect_rc 0 "$VIGIL" --db "$db" review -n "$d/c.policy"
+	grep -q ': 0 questions about 0 accesses it lacks$' "$cw/o"
+	a='type=AVC msg=audit'
+	k='apparmor="ALLOWED"'
+	{
+		echo "$a($((t + 301)).000:71): $k operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/modules/acl.so\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "$a($((t + 302)).000:72): $k operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/var/lib/kvd/modules/geo.so\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "$a($((t + 303)).000:73): $k operation=\"capable\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=24  capname=\"sys_resource\""
+		echo "$a($((t + 304)).000:74): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"netlink\" sock_type=\"raw\" protocol=0 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 305)).000:75): $k operation=\"open\" profile=\"usr.sbin.kvd\" name=\"/etc/shadow\" pid=2210 comm=\"kvd\" requested_mask=\"r\" denied_mask=\"r\" fsuid=0 ouid=0"
+		echo "$a($((t + 306)).000:76): $k operation=\"capable\" info=\"optional: no audit\" error=-1 profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" capability=12  capname=\"net_admin\""
+	} > "$d/trial.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/trial.log"
+	cp "$d/c.policy" "$d/c0.policy"
+	expect_rc 1 "$VIGIL" --db "$db" review -n "$d/c.policy"
+	[ "$(head -n 1 "$cw/o")" = "$d/c.policy: 4 questions about 5 accesses it lacks; AppArmor's trial: 5 ALLOWED records read as would-be denials, 1 optional check and 0 other records not asked about" ]
+	[ "$(grep '^\[' "$cw/o" | tr '\n' '|')" = "[1/4] Severity: high (a sensitive object)|[2/4] Severity: high (raw network access)|[3/4] Severity: medium (a capability)|[4/4] Severity: routine (its own files)|" ]
+	[ "$(grep -c "^  Seen: .*; AppArmor's trial showed it$" "$cw/o")" = 4 ]
+	grep -qxF '   2 - glob:    file r /var/lib/kvd/modules/*' "$cw/o"
+	not grep -q net_admin "$cw/o"
+	cmp "$d/c.policy" "$d/c0.policy"
+	# the evidence, then: leave out, allow, allow, the glob
+	printf 'e\nl\na\na\ng\n' > "$d/answers"
+	expect_rc 0 "$VIGIL" --db "$db" review --answers "$d/answers" "$d/c.policy"
+	grep -q "^    file r /etc/shadow: count 1, first .*, pid 2210; AppArmor's trial showed it$" "$cw/o"
+	grep -q '^2 allowed as seen, 1 as a glob (3 rules added), 1 left out, 0 skipped: written to ' "$cw/o"
+	grep -qxF '	# vigil review: left out /usr/sbin/kvd file r /etc/shadow' "$d/c.policy"
+	for r in 'net socket netlink:raw' 'cap use sys_resource' 'file r /var/lib/kvd/modules/*'; do
+		grep -B1 -xF "	$r" "$d/c.policy" | grep -q "^	# vigil review: .*; AppArmor's trial showed it$"
+	done
+	not grep -q 'net_admin\|^	file r /etc/shadow$' "$d/c.policy"
+	expect_rc 0 "$VIGIL" load -n "$d/c.policy"
+	expect_rc 0 "$VIGIL" --db "$db" review -n "$d/c.policy"
+	grep -q ': 0 questions about 0 accesses it lacks, 1 left out earlier; ' "$cw/o"
+}
+
 t_cli "review: answers from stdin allow all: load -n takes it, nothing left, hand edits kept" t26_review_answers_all
+t_cli "review: an AppArmor complain trial's records asked about, grouped and ranked; answers from a file" t26_review_apparmor
 t_cli "review: left out is remembered in the candidate, never asked again" t26_review_left_out
 t_cli "review: a real terminal: prompt, bad answer, evidence, write; q writes nothing" t26_review_terminal
 t_cli "review: hostile names escaped on the terminal, written in policy form" t26_review_hostile

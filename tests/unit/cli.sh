@@ -761,20 +761,98 @@ c_generate_update_apparmor() {
 	} > "$cw/upda2.log"
 	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/upda2.log"
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
-	grep -q "^vigil: generate: --update $p: 0 rules added, 3 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 4 ALLOWED records read as would-deny, 1 optional check and 2 other records (network, signals, children) not merged$" "$cw/e"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 4 proposed from a trial's would-deny, 0 left out by hand (marked), 1 sensitive would-deny never proposed, .*; AppArmor's trial: 5 ALLOWED records read as would-deny, 1 optional check and 1 other record (other profiles, peers not named, no vigil rule) not merged$" "$cw/e"
 	grep -B2 '^	file r /var/lib/kvd/modules/acl.so$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -B2 '^	file c /var/lib/kvd/kvd.pid$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -B2 '^	cap use sys_resource$' "$p" | grep -q '^	# vigil: proposed by --update'
+	grep -B2 '^	net socket inet:stream$' "$p" | grep -q '^	# vigil: proposed by --update'
 	grep -q '^	# vigil: left out: file r /etc/shadow	# a trial.s would-deny of a sensitive object' "$p"
 	not grep -q 'net_admin\|other.conf\|^	file r /etc/shadow$' "$p"
 	# every line of the candidate kept
 	diff <(grep -v '^# observed from ' "$cw/upda-edited.policy") \
-		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|^	# count 1, ' "$p")
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|acl.so\|kvd.pid\|sys_resource\|inet:stream\|^	# count 1, ' "$p")
 	expect_rc 0 "$VIGIL" load --dump "$p"
 	# a second update adds nothing more
 	cp "$p" "$cw/upda-1.policy"
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uaroot" --update "$p"
 	diff <(grep -v '^# vigil: updated' "$cw/upda-1.policy") <(grep -v '^# vigil: updated' "$p")
+}
+
+# generate --update after an AppArmor complain trial: its network, signal
+# and ptrace records become vigil rules of the program that did them, as
+# AppArmor writes them on 6.1 (net.c audit_net_cb: family, sock_type, no
+# address but a bound socket's laddr/lport; ipc.c audit_signal_cb:
+# requested_mask send/receive, signal=NAME|rtmin+N, peer=LABEL; task.c
+# audit_ptrace_cb: read/trace, readby/tracedby from the tracee's side).
+# Network: net socket FAMILY:TYPE (AppArmor's records and rules have no
+# address; every net rule exports as "network FAMILY TYPE,"); signals and
+# ptrace: the target's program from the peer's profile, the rule in the
+# sender's or tracer's block also when the record is the target's
+# (receive, tracedby). What names no program (peer="unconfined") or no
+# signal vigil records (exists: kill(pid, 0)) is counted, not merged. A
+# hostile path-named peer (hex, a newline and a brace) stays one object.
+c_generate_update_apparmor_peers() {
+	local db=$cw/updp.db p=$cw/updp.policy t=1796290000 a k h hx
+	rm -rf "$db"* "$p" "$cw/uproot" "$cw"/updp*.log
+	mkdir -p "$cw/uproot"
+	kvd_run "$cw/updp1.log" $t 811 1
+	kvd_run "$cw/updp1.log" $((t + 100)) 1207 11
+	echo "type=KERNEL_OTHER msg=audit($((t + 101)).000:30): vigil=1 seq=30 verdict=learned op=open access=r uid=0 exe=\"/usr/sbin/kvd-helper\" path=\"/etc/kvd/helper.conf\" target=? pid=1300 comm=\"kvd-helper\"" >> "$cw/updp1.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/updp1.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" -o "$p"
+	cp "$p" "$cw/updp-edited.policy"
+	not grep -q '^	net \|^	signal \|^	ptrace ' "$p"
+	a='type=AVC msg=audit'
+	k='apparmor="ALLOWED"'
+	h=$(printf '/tmp/e vil\n}\nsubject /x {')
+	hx=$(printf '%s' "$h" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)
+	{
+		echo "$a($((t + 301)).000:71): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 302)).000:72): $k operation=\"listen\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" laddr=127.0.0.1 lport=6379 family=\"inet\" sock_type=\"stream\" protocol=6 requested_mask=\"listen\" denied_mask=\"listen\""
+		echo "$a($((t + 303)).000:73): $k operation=\"sendmsg\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"unix\" sock_type=\"dgram\" protocol=0 requested_mask=\"send\" denied_mask=\"send\""
+		echo "$a($((t + 304)).000:74): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"netlink\" sock_type=\"raw\" protocol=0 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 305)).000:75): $k operation=\"create\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" family=\"alg\" sock_type=\"seqpacket\" protocol=0 requested_mask=\"create\" denied_mask=\"create\""
+		echo "$a($((t + 306)).000:76): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=term peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 307)).000:77): $k operation=\"signal\" profile=\"usr.sbin.kvd-helper\" pid=2210 comm=\"kvd\" requested_mask=\"receive\" denied_mask=\"receive\" signal=usr1 peer=\"usr.sbin.kvd\""
+		echo "$a($((t + 308)).000:78): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=rtmin+2 peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 309)).000:79): $k operation=\"ptrace\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"read\" denied_mask=\"read\" peer=\"usr.sbin.kvd-helper\""
+		echo "$a($((t + 310)).000:80): $k operation=\"ptrace\" profile=\"usr.sbin.kvd-helper\" pid=2210 comm=\"kvd\" requested_mask=\"tracedby\" denied_mask=\"tracedby\" peer=\"usr.sbin.kvd\""
+		echo "$a($((t + 311)).000:81): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=kill peer=$hx"
+		# not merged: a target that runs unconfined, kill(pid, 0)
+		echo "$a($((t + 312)).000:82): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=hup peer=\"unconfined\""
+		echo "$a($((t + 313)).000:83): $k operation=\"signal\" profile=\"usr.sbin.kvd\" pid=2210 comm=\"kvd\" requested_mask=\"send\" denied_mask=\"send\" signal=exists peer=\"usr.sbin.kvd-helper\""
+	} > "$cw/updp2.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/updp2.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" --update "$p"
+	grep -q "^vigil: generate: --update $p: 0 rules added, 7 proposed from a trial's would-deny, .*; AppArmor's trial: 11 ALLOWED records read as would-deny, 0 optional checks and 2 other records (other profiles, peers not named, no vigil rule) not merged$" "$cw/e"
+	# each proposed, with its evidence, in the block of the program
+	# that did it
+	sed -n '/^subject \/usr\/sbin\/kvd {/,/^}/p' "$p" > "$cw/updp-kvd"
+	for r in 'net socket inet:stream' 'net socket unix:dgram' \
+		'net socket netlink:raw' 'net socket af38:seqpacket' \
+		'signal usr1,term,sig34 /usr/sbin/kvd-helper' \
+		'ptrace read,attach /usr/sbin/kvd-helper'; do
+		grep -B2 -xF "	$r" "$cw/updp-kvd" | grep -q '^	# vigil: proposed by --update'
+		grep -B1 -xF "	$r" "$cw/updp-kvd" | grep -q '^	# count [0-9]*, first 2026-'
+	done
+	[ "$(grep -c '^	net socket inet:stream$' "$p")" = 1 ]
+	# the hostile peer: one rule, its name escaped in policy form
+	grep -qxF '	signal kill /tmp/e\ vil\x0a\}\x0asubject\ /x\ \{' "$cw/updp-kvd"
+	[ "$(grep -c '^subject ' "$p")" = 2 ]
+	not grep -q 'hup\|exists\|unconfined' "$p"
+	sed -n '/^subject \/usr\/sbin\/kvd-helper {/,/^}/p' "$p" > "$cw/updp-helper"
+	not grep -q '^	net \|^	signal \|^	ptrace ' "$cw/updp-helper"
+	expect_rc 0 "$VIGIL" load --dump "$p"
+	# every line of the candidate kept; a second update adds nothing
+	diff <(grep -v '^# observed from ' "$cw/updp-edited.policy") \
+		<(grep -v '^# observed from \|^# vigil: \|^	# vigil: \|^	net \|^	signal \|^	ptrace \|^	# count [0-9]*, first 2026-12-03T09:31:' "$p")
+	cp "$p" "$cw/updp-1.policy"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/uproot" --update "$p"
+	diff <(grep -v '^# vigil: updated' "$cw/updp-1.policy") <(grep -v '^# vigil: updated' "$p")
+	# the AppArmor export of the result allows what the trial showed
+	expect_rc 0 "$VIGIL" export --to apparmor -o "$cw/updp-aa" "$p"
+	grep -rq 'network inet stream,' "$cw/updp-aa"
+	grep -rq 'signal (send) set=(.*term.*) peer=usr.sbin.kvd-helper,' "$cw/updp-aa"
 }
 
 c_generate_update() {
@@ -852,9 +930,9 @@ c_report_apparmor() {
 	# a window: the latest boot runs to now, so the DENIED after its
 	# last vigil record is in it
 	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 0
-	jq -e '.apparmor == {"allowed":0,"denied":1,"top":[{"verdict":"DENIED","profile":"/usr/sbin/bootsvc","operation":"open","object":"/etc/shadow","mask":"r","records":1}]}' "$cw/o" > /dev/null
+	jq -e '.apparmor == {"allowed":0,"denied":1,"optional":0,"top":[{"verdict":"DENIED","profile":"/usr/sbin/bootsvc","operation":"open","object":"/etc/shadow","mask":"r","records":1}],"optional_checks":[]}' "$cw/o" > /dev/null
 	expect_rc 0 "$VIGIL" --db "$db" report --format json --boot 1
-	jq -e '.apparmor == {"allowed":0,"denied":0,"top":[]}' "$cw/o" > /dev/null
+	jq -e '.apparmor == {"allowed":0,"denied":0,"optional":0,"top":[],"optional_checks":[]}' "$cw/o" > /dev/null
 	# no AppArmor record: no section in the text
 	expect_rc 0 "$VIGIL" --db "$db" report --format text --boot 1
 	not grep -q AppArmor "$cw/o"
@@ -931,6 +1009,57 @@ c_diff_apparmor() {
 	[ "$(head -n 1 "$cw/o")" = "needed but missing:" ]
 	[ "$(grep -n '^AppArmor' "$cw/o" | cut -d: -f1)" -gt 3 ]
 	grep -q '^1 needed but missing, 0 allowed but never used, 5 AppArmor records$' "$cw/o"
+}
+
+# report and diff on AppArmor's optional checks (the real trial log of
+# c_trial_optional): listed apart as trial --report lists them, under the
+# same heading, in text and JSON, never among the ALLOWED records; diff
+# exits 0 on them alone (no would-be denial), 1 when the /etc/shadow read
+# of the secret variant is there too.
+c_report_diff_optional() {
+	local db=$cw/aaro.db db1=$cw/aaro1.db d=$cw/aaro p
+	local prof=tmp.vigil-t.93-next-redis.redis-server
+	local head="AppArmor's optional checks (made without auditing: enforced, AppArmor denies them with no record and the kernel takes its fallback; vigil records none; not would-be denials):"
+	rm -rf "$db"* "$db1"* "$d"
+	mkdir -p "$d/root"
+	p=$d/redis.policy
+	head -n 8 $fx/vm/apparmor-optional.log > "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db1" ingest "$d/opt.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vm/apparmor-optional.log
+	expect_rc 0 "$VIGIL" --db "$db1" generate --root "$d/root" -o "$p"
+	# diff: the optional check alone is no difference (exit 0), apart
+	expect_rc 0 "$VIGIL" --db "$db1" diff "$p"
+	[ "$(cat "$cw/o")" = "$head
+	$prof: capable net_admin	# count 1
+0 needed but missing, 0 allowed but never used; 1 optional check apart" ]
+	expect_rc 1 "$VIGIL" --db "$db" diff "$p"
+	[ "$(cat "$cw/o")" = "AppArmor (whole database): 1 ALLOWED (complain mode: what it would have denied), 0 DENIED:
+	ALLOWED $prof: open /etc/shadow (r)	# count 1
+$head
+	$prof: capable net_admin	# count 1
+0 needed but missing, 0 allowed but never used, 1 AppArmor records; 1 optional check apart" ]
+	expect_rc 1 "$VIGIL" --db "$db" diff --format json "$p"
+	jq -e --arg p "$prof" '.apparmor == {"allowed":1,"denied":0,"optional":1,
+		"records":[{"verdict":"ALLOWED","profile":$p,"operation":"open","object":"/etc/shadow","mask":"r","count":1}],
+		"optional_checks":[{"profile":$p,"operation":"capable","object":"net_admin","count":1}]}' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db1" diff --format json "$p"
+	jq -e '.apparmor.allowed == 0 and .apparmor.records == [] and .apparmor.optional == 1' "$cw/o" > /dev/null
+	# report: the same, the ALLOWED section without it
+	expect_rc 0 "$VIGIL" --db "$db" report --format text
+	grep -q '^AppArmor in the window: 1 ALLOWED (complain mode: what it would have denied), 0 DENIED:$' "$cw/o"
+	[ "$(grep -c net_admin "$cw/o")" = 1 ]
+	[ "$(grep -A3 "^AppArmor's optional checks (made without auditing" "$cw/o" | tail -n 1)" = \
+		"  $prof: capable net_admin                  1" ]
+	expect_rc 0 "$VIGIL" --db "$db1" report --format text
+	not grep -q '^AppArmor in the window' "$cw/o"
+	grep -q "^AppArmor's optional checks (made without auditing" "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" report --format json
+	jq -e --arg p "$prof" '.apparmor == {"allowed":1,"denied":0,"optional":1,
+		"top":[{"verdict":"ALLOWED","profile":$p,"operation":"open","object":"/etc/shadow","mask":"r","records":1}],
+		"optional_checks":[{"profile":$p,"operation":"capable","object":"net_admin","records":1}]}' "$cw/o" > /dev/null
+	expect_rc 0 "$VIGIL" --db "$db" report -o "$d/rep"
+	grep -q "<tr><td>$prof</td><td>capable</td><td>net_admin</td><td class=\"n\">1</td></tr>" "$d/rep/index.html"
+	not grep -q "<td>ALLOWED</td><td>$prof</td><td>capable" "$d/rep/index.html"
 }
 
 # The uid class (issue 25 §2): a record with uclass=user stands for every
@@ -1074,7 +1203,7 @@ c_diff() {
 }
 
 # export: every target from the fixtures, each file checked by its own
-# validator; errors. (Exporters in detail: test_export.c.)
+# validator; errors. (Exporters in detail: test_export*.c.)
 c_export() {
 	local db=$cw/exp.db t f d
 	rm -rf "$db"* "$cw/exp"
@@ -1434,9 +1563,11 @@ t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
 t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitive marked, optional not merged" c_generate_update_apparmor
+t_cli "generate --update: an AppArmor trial's network, signal and ptrace records proposed as vigil rules" c_generate_update_apparmor_peers
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
 t_cli "report: AppArmor's ALLOWED and DENIED records beside vigil's" c_report_apparmor
 t_cli "trial --report: AppArmor's optional (not audited) checks apart, not would-be denials" c_trial_optional
+t_cli "report, diff: AppArmor's optional checks apart as in trial --report, text and JSON" c_report_diff_optional
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass

@@ -154,8 +154,8 @@ static void test_generate_children(void **state)
 	free(text);
 }
 
-/* AppArmor's own parser takes profile f, when installed (test_export
- * requires it) */
+/* AppArmor's own parser takes profile f, when installed
+ * (test_export_apparmor requires it) */
 static void aa_parses(const char *f)
 {
 	char cmd[600];

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests: the SELinux export, checked by checkmodule and
+ * semodule_package; the trial's AVC records.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vigil.h"
+#include "util.h"
+#include "export.h"
+#include "trial_selinux.h"
+#include "test_files.h"
+#include "test_export.h"
+
+/* ---- SELinux ---- */
+
+static void test_selinux(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
+	if (access("/etc/selinux/default/contexts/files/file_contexts", R_OK))
+		fail_msg("no file contexts: install selinux-policy-default "
+			 "(scripts/install-deps)");
+	workload(&rs);
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	/* per subject: the module, its file context, the compiled module */
+	assert_int_equal(files.n, 6);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.fc", d.path);
+	assert_string_equal(files.paths[1], path);
+	text = slurp(path);
+	assert_true(contains(text, "\n/usr/bin/demo\t--\tsystem_u:object_r:"
+				   "vigil_usr_bin_demo_exec_t:s0\n"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.pp", d.path);
+	assert_string_equal(files.paths[2], path);
+	assert_int_equal(access(path, R_OK), 0);
+	/* it links into a copy of the installed reference policy: every
+	 * type, class and permission it names exists there */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_bin_demo.pp %s/vigil_usr_bin_demo_helper.pp "
+	       "&& grep -q vigil_usr_bin_demo_exec_t "
+	       "$r/var/lib/selinux/default/active/file_contexts",
+	       d.path, d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
+	assert_string_equal(files.paths[0], path);
+	text = slurp(path);
+	check_header(text, "#");
+	assert_true(contains(text, "\nmodule vigil_usr_bin_demo 1.0;\n\n"
+				   "require {\n\trole system_r;\n"));
+	assert_true(contains(text, "\ttype etc_t;\n"));
+	assert_true(contains(text, "\ntype vigil_usr_bin_demo_t, domain;\n"
+				   "type vigil_usr_bin_demo_exec_t, file_type, "
+				   "exec_type;\n"
+				   "role system_r types vigil_usr_bin_demo_t;\n"));
+	/* run from an admin's shell or by systemd, it enters its domain */
+	assert_true(contains(text, "\ttype_transition unconfined_t "
+				   "vigil_usr_bin_demo_exec_t:process "
+				   "vigil_usr_bin_demo_t;\n"));
+	assert_true(contains(text, "\ttype_transition init_t "
+				   "vigil_usr_bin_demo_exec_t:process "
+				   "vigil_usr_bin_demo_t;\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t etc_t:file "
+				   "{ getattr open read };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "self:capability { net_bind_service "
+				   "sys_module };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "self:tcp_socket { accept bind create "
+				   "getattr getopt listen read setattr setopt "
+				   "shutdown write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t node_t:"
+				   "tcp_socket { node_bind };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_helper_t:process "
+				   "{ signal };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t lib_t:file "
+				   "{ execute getattr map open read };\n"));
+	/* the port's type from the policy's portcon (8080:
+	 * http_cache_port_t in the reference policy), as semanage port -l
+	 * lists it */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "http_cache_port_t:tcp_socket { name_bind };\n"));
+	assert_false(strstr(text, "name_bind needs the port's type"));
+	assert_false(strstr(text, "\npermissive "));
+	/* devices get their class and the policy's device types */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "null_device_t:chr_file { getattr ioctl };\n"));
+	assert_false(strstr(text, "device_t:file"));
+	/* a type in the policy: never one made up from a path */
+	assert_false(strstr(text, "demo_work"));
+	if (sh(&out, "cd '%s' && checkmodule -M -m -o vigil_usr_bin_demo.mod "
+	       "vigil_usr_bin_demo.te && semodule_package -o "
+	       "vigil_usr_bin_demo.pp -m vigil_usr_bin_demo.mod", d.path))
+		fail_msg("checkmodule: %s", out);
+	free(out);
+	/* broken: an unknown keyword makes checkmodule fail */
+	snprintf(path, sizeof(path), "%s/broken.te", d.path);
+	*strstr(text, "allow ") = 'X';
+	write_text(path, text);
+	assert_int_not_equal(sh(&out, "cd '%s' && checkmodule -M -m -o "
+				"vigil_usr_bin_demo.mod broken.te && "
+				"semodule_package -o b.pp -m "
+				"vigil_usr_bin_demo.mod", d.path), 0);
+	free(out);
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/* vigil trial --to selinux: each domain declared permissive, and still a
+ * module the reference policy links. */
+static void test_selinux_permissive(void **state)
+{
+	struct export_opts po = { .selinux_permissive = true };
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs;
+	struct tdir d;
+	char *text, *out, *mod;
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	workload(&rs);
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &po,
+				    &files), 0);
+	assert_int_equal(files.n, 6);
+	text = slurp(files.paths[0]);
+	assert_true(contains(text, "\nrole system_r types vigil_usr_bin_demo_t;"
+				   "\n# vigil trial: denials logged, not "
+				   "enforced\npermissive vigil_usr_bin_demo_t;\n"));
+	free(text);
+	assert_int_equal(access(files.paths[2], R_OK), 0);
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s -i %s && semodule -p $r -s default -l | grep -qx "
+	       "vigil_usr_bin_demo", d.path, files.paths[2], files.paths[5]))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	/* the module vigil trial looks for: its name from the program's */
+	mod = export_selinux_module("/usr/bin/demo");
+	assert_string_equal(mod, "vigil_usr_bin_demo");
+	free(mod);
+	mod = export_selinux_module("/tmp/a b/x.y");
+	assert_string_equal(mod, "vigil_tmp_a_b_x_y");
+	free(mod);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/* The AVC records vigil trial --to selinux reports: real examples
+ * (ANCHORS.md, and the guest's) and malformed ones. */
+static void test_selinux_avc(void **state)
+{
+	struct selinux_avc a;
+
+	(void)state;
+	assert_int_equal(selinux_avc_parse(
+		"type=AVC msg=audit(1666691794.882:1434): avc:  denied  { read "
+		"write open } for  pid=94509 comm=\"aide\" path=\"/hostroot/etc/"
+		"kubernetes/aide.log.new\" dev=\"nvme0n1p4\" ino=167774224 "
+		"scontext=system_u:system_r:selinuxrecording.process:s0:c218,"
+		"c875 tcontext=system_u:object_r:kubernetes_file_t:s0 "
+		"tclass=file permissive=1", &a), 0);
+	assert_true(a.denied);
+	assert_true(a.permissive);
+	assert_string_equal(a.perms, "read write open");
+	assert_string_equal(a.stype, "selinuxrecording.process");
+	assert_string_equal(a.ttype, "kubernetes_file_t");
+	assert_string_equal(a.tclass, "file");
+	assert_string_equal(a.object, "/hostroot/etc/kubernetes/aide.log.new");
+	selinux_avc_free(&a);
+	/* name= when no path=, enforcing, ENRICHED fields cut */
+	assert_int_equal(selinux_avc_parse(
+		"type=AVC msg=audit(1.2:3): avc:  denied  { name_bind } for  "
+		"pid=7 comm=\"lighttpd\" src=80 scontext=system_u:system_r:"
+		"vigil_x_t:s0 tcontext=system_u:object_r:http_port_t:s0 "
+		"tclass=tcp_socket permissive=0\x1dSOMETHING=\"x y\"", &a), 0);
+	assert_false(a.permissive);
+	assert_null(a.object);
+	assert_string_equal(a.stype, "vigil_x_t");
+	assert_string_equal(a.ttype, "http_port_t");
+	assert_string_equal(a.tclass, "tcp_socket");
+	selinux_avc_free(&a);
+	assert_int_equal(selinux_avc_parse(
+		"type=AVC msg=audit(1.2:3): avc:  granted  { setenforce } for  "
+		"pid=1 comm=\"x\" name=\"enforce\" scontext=u:r:a_t:s0 "
+		"tcontext=u:object_r:b_t:s0 tclass=security", &a), 0);
+	assert_false(a.denied);
+	assert_string_equal(a.object, "enforce");
+	selinux_avc_free(&a);
+	/* not AVCs vigil can read: no tclass, no braces, no type */
+	assert_int_equal(selinux_avc_parse("type=AVC msg=audit(1.2:3): avc:  "
+		"denied  { read } for scontext=u:r:a_t:s0 tcontext=u:r:b_t:s0",
+		&a), -EINVAL);
+	assert_int_equal(selinux_avc_parse("type=AVC msg=audit(1.2:3): avc:  "
+		"denied read scontext=u:r:a_t:s0 tcontext=u:r:b_t:s0 "
+		"tclass=file", &a), -EINVAL);
+	assert_int_equal(selinux_avc_parse("type=AVC msg=audit(1.2:3): avc:  "
+		"denied  { read } scontext=a_t tcontext=u:r:b_t:s0 tclass=file",
+		&a), -EINVAL);
+	assert_int_equal(selinux_avc_parse("apparmor=\"ALLOWED\" { x } "
+		"scontext=u:r:a_t:s0 tcontext=u:r:b_t:s0 tclass=file", &a),
+		-EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_selinux),
+		cmocka_unit_test(test_selinux_permissive),
+		cmocka_unit_test(test_selinux_avc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
