@@ -634,3 +634,26 @@ int review_plan(struct review *rv)
 	return 0;
 }
 
+char *review_aa_key(const char *exe, enum vigil_class class,
+		    const char *object, size_t *len)
+{
+	char *k;
+	int n = asprintf(&k, "%s%c%d%c%s", exe, 0x1f, (int)class, 0x1f,
+			 object);
+
+	if (n < 0)
+		return NULL;
+	*len = (size_t)n;
+	return k;
+}
+
+bool review_aa_showed(const struct review *rv, const struct item *it)
+{
+	size_t len;
+	char *k = review_aa_key(it->sr->exe, it->r->class, it->r->object,
+				&len);
+	bool yes = k && strtab_find(&rv->aa, k, len) >= 0;
+
+	free(k);
+	return yes;
+}
