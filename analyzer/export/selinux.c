@@ -14,6 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <limits.h>
+
+#include <selinux/context.h>
 #include <selinux/label.h>
 #include <selinux/selinux.h>
 #include <sepol/sepol.h>
@@ -55,6 +59,16 @@ struct se {
 	struct se_allow *v;
 	size_t n;
 	struct export_notes *general, *left;
+	/* the symbolic links of the folders where systems keep aliases
+	 * (/, /etc, /var, /usr): a program may reach a path through one */
+	struct se_alias *aliases;
+	size_t naliases;
+	bool labels;		/* SELinux runs here: files' own labels */
+};
+
+/* A symbolic link and the path it resolves to on this machine. */
+struct se_alias {
+	char *link, *target;
 };
 
 static int strv_add_once(char ***v, size_t *n, const char *s)
@@ -163,6 +177,148 @@ static char *se_type(struct se *s, const char *path, mode_t mode, int *rc)
 	return type;
 }
 
+/*
+ * The type of the label path carries on this machine, when SELinux runs
+ * here and the policy loaded knows that context; else NULL (no label,
+ * or one the kernel would not accept: the file contexts' type is used).
+ */
+static char *se_label_type(const struct se *s, const char *path)
+{
+	char *con = NULL, *type = NULL;
+	context_t ctx;
+
+	if (!s->labels || lgetfilecon_raw(path, &con) < 0)
+		return NULL;
+	if (!security_check_context_raw(con)) {
+		ctx = context_new(con);
+		if (ctx) {
+			const char *t = context_type_get(ctx);
+
+			type = t ? strdup(t) : NULL;
+			context_free(ctx);
+		}
+	}
+	freecon(con);
+	return type;
+}
+
+/*
+ * The symbolic links in the folders that hold a system's aliases (/var/run
+ * for /run, /etc/localtime for a zone file, /lib64 for /usr/lib64): when
+ * a program's path lies at or beneath a link's target, it may have been
+ * reached through the link, and SELinux checks reading it (lnk_file read)
+ * and searching its folder. The links of this machine: the policy gets
+ * no more than reading them.
+ */
+static int se_aliases_scan(struct se *s)
+{
+	static const char *const dirs[] = { "/", "/etc", "/var", "/usr" };
+	char link[PATH_MAX], *target;
+	struct dirent *e;
+	struct stat st;
+	struct se_alias *v;
+	size_t i;
+	DIR *d;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(dirs) && !rc; i++) {
+		d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		while (!rc && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(link, sizeof(link), "%s%s%s", dirs[i],
+				 strcmp(dirs[i], "/") ? "/" : "", e->d_name);
+			if (lstat(link, &st) || !S_ISLNK(st.st_mode))
+				continue;
+			target = realpath(link, NULL);
+			if (!target)
+				continue;	/* dangling */
+			v = realloc(s->aliases,
+				    (s->naliases + 1) * sizeof(*v));
+			if (!v) {
+				free(target);
+				rc = -ENOMEM;
+				break;
+			}
+			s->aliases = v;
+			v[s->naliases].target = target;
+			v[s->naliases].link = strdup(link);
+			if (!v[s->naliases++].link)
+				rc = -ENOMEM;
+		}
+		closedir(d);
+	}
+	return rc;
+}
+
+static int se_ancestors(struct se *s, const char *path);
+
+/* lnk_file read of each alias whose target holds path (see above). */
+static int se_alias_links(struct se *s, const char *path)
+{
+	size_t i, n;
+	char *t;
+	int rc = 0;
+
+	for (i = 0; i < s->naliases && !rc; i++) {
+		n = strlen(s->aliases[i].target);
+		if (strncmp(path, s->aliases[i].target, n) ||
+		    (path[n] && path[n] != '/' && n > 1))
+			continue;
+		t = se_label_type(s, s->aliases[i].link);
+		if (!t)
+			t = se_type(s, s->aliases[i].link, S_IFLNK, &rc);
+		if (t)
+			rc = se_allow(s, t, "lnk_file", "getattr read");
+		free(t);
+		if (!rc)
+			rc = se_ancestors(s, s->aliases[i].link);
+	}
+	return rc;
+}
+
+/*
+ * The walk to a path as the program named it (a unix socket's address is
+ * recorded as passed, not resolved): each symbolic link on the way is
+ * read (lnk_file) and the folders of what it resolves to searched.
+ */
+static int se_walk(struct se *s, const char *path)
+{
+	char *p = strdup(path), *slash, *t, *real, *q;
+	struct stat st;
+	int rc = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (slash = strchr(p + 1, '/'); !rc; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (!lstat(p, &st) && S_ISLNK(st.st_mode)) {
+			t = se_label_type(s, p);
+			if (!t)
+				t = se_type(s, p, S_IFLNK, &rc);
+			if (t)
+				rc = se_allow(s, t, "lnk_file", "getattr read");
+			free(t);
+			real = rc ? NULL : realpath(p, NULL);
+			if (real && asprintf(&q, "%s/.", real) >= 0) {
+				rc = se_ancestors(s, q);
+				free(q);
+			} else if (real) {
+				rc = -ENOMEM;
+			}
+			free(real);
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
 /* search on every folder above path. */
 static int se_ancestors(struct se *s, const char *path)
 {
@@ -177,6 +333,10 @@ static int se_ancestors(struct se *s, const char *path)
 		else
 			*slash = '\0';
 		t = se_type(s, p, S_IFDIR, &rc);
+		if (t)
+			rc = se_allow(s, t, "dir", "search getattr");
+		free(t);
+		t = rc ? NULL : se_label_type(s, p);
 		if (t)
 			rc = se_allow(s, t, "dir", "search getattr");
 		free(t);
@@ -273,7 +433,7 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 	mode_t mode = exists ? st.st_mode & S_IFMT : S_IFREG;
 	const char *class = se_file_class(mode);
 	char perms[256], dperms[128] = "";
-	char *t, *pt = NULL, *parent = NULL;
+	char *t, *lt, *pt = NULL, *parent = NULL;
 	int rc;
 
 	t = se_type(s, path, mode, &rc);
@@ -281,6 +441,22 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 		return rc ? rc : 1;
 	se_file_perms(acc, perms);
 	se_perms_for_class(perms, class);
+	/* the label the file has here, when it is not the file contexts'
+	 * (made by another domain: user_tmp_t where they say tmp_t): the
+	 * program opens it with that label on the next run */
+	lt = exists ? se_label_type(s, path) : NULL;
+	if (lt && !strcmp(lt, t)) {
+		free(lt);
+		lt = NULL;
+	}
+	if (lt && !dir && perms[0])
+		rc = se_allow(s, lt, class, perms);
+	if (lt && dir && !rc && (acc & VIGIL_FILE_R))
+		rc = se_allow(s, lt, "dir", "getattr open read search");
+	if (lt && dir && glob && !rc && perms[0])
+		rc = se_allow(s, lt, "file", perms);
+	if (rc)
+		goto out;
 	if (dir) {
 		if (acc & VIGIL_FILE_R)
 			strcat(dperms, "getattr open read search ");
@@ -328,7 +504,10 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 	}
 	if (!rc)
 		rc = se_ancestors(s, path);
+	if (!rc)
+		rc = se_alias_links(s, path);
 out:
+	free(lt);
 	free(parent);
 	free(pt);
 	free(t);
@@ -564,6 +743,10 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 		if (t && !rc && (r->access & VIGIL_NET_CONNECT))
 			rc = se_allow(s, t, "sock_file", "write getattr");
 		free(t);
+		if (!rc)
+			rc = se_ancestors(s, no.addr);
+		if (!rc)
+			rc = se_walk(s, no.addr);
 		if (!rc && (r->access & VIGIL_NET_CONNECT))
 			rc = note_rule(s->left, r, "connectto needs the "
 				       "domain of the peer: not written");
@@ -830,6 +1013,15 @@ static const char *const se_general[] = {
 	"m->map execute read open, c->create (and add_name on the "
 	"folder), d->unlink or rmdir (and remove_name), s->setattr, "
 	"l->link, k->lock, i->ioctl; every folder above a path gets search",
+	"when SELinux runs where vigil exports, a file's own label is used "
+	"too where it is not the file contexts' type (a file another domain "
+	"made: user_tmp_t where they say tmp_t), as the program meets it on "
+	"its next run",
+	"a path at or beneath the target of a symbolic link in /, /etc, "
+	"/var or /usr (/var/run, /etc/localtime, /lib64) may be reached "
+	"through the link: the link gets lnk_file { getattr read } and its "
+	"folders search (vigil records the path a link resolves to, not "
+	"the link)",
 	"sockets: create read write getattr setattr getopt setopt shutdown "
 	"plus the operations seen (bind connect listen accept); a TCP or "
 	"UDP port bound or connected to: name_bind or name_connect on the "
@@ -853,6 +1045,7 @@ static int se_begin(struct export_ctx *c)
 {
 	struct selinux_opt sopt = { SELABEL_OPT_PATH, NULL };
 	struct se *s = c->priv;
+	int rc;
 
 	sopt.value = c->o && c->o->selinux_fcontexts ?
 		     c->o->selinux_fcontexts :
@@ -865,7 +1058,9 @@ static int se_begin(struct export_ctx *c)
 		return errno ? -errno : -ENOENT;
 	s->general = &c->general;
 	s->left = &c->left;
-	return se_policy_read(s);
+	s->labels = is_selinux_enabled() > 0;
+	rc = se_aliases_scan(s);
+	return rc ? rc : se_policy_read(s);
 }
 
 /* The subject's names, and its executable as its entry point. */
@@ -1073,6 +1268,12 @@ static void se_release(struct export_ctx *c)
 	while (s->nnodes)
 		free(s->nodes[--s->nnodes]);
 	free(s->nodes);
+	while (s->naliases) {
+		s->naliases--;
+		free(s->aliases[s->naliases].link);
+		free(s->aliases[s->naliases].target);
+	}
+	free(s->aliases);
 }
 
 const struct export_target export_selinux = {

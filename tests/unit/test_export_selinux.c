@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -228,12 +229,66 @@ static void test_selinux_avc(void **state)
 		-EINVAL);
 }
 
+/*
+ * The walk vigil does not record: a path beneath a system alias's target
+ * (/run, which Debian's base-files links from /var/run) gets the link's
+ * lnk_file read and its folders' search; a unix socket's address, kept
+ * as the program passed it, gets the same for each link on its way, and
+ * the socket's connect.
+ */
+static void test_selinux_walk(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, path[256];
+	struct stat st;
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	if (lstat("/var/run", &st) || !S_ISLNK(st.st_mode))
+		fail_msg("/var/run is not a link here (Debian's base-files "
+			 "makes it one)");
+	sr = add_subject(&rs, "/usr/bin/demo");
+	add_rule(sr, VIGIL_CLASS_FILE, VIGIL_FILE_R, "/run/demo.pid", false);
+	sr = add_subject(&rs, "/usr/bin/demo2");
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/var/run/nscd/socket", false);
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_run_t:"
+				   "lnk_file { getattr read };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_t:dir "
+				   "{ getattr search };\n"));
+	assert_true(contains(text, "/var/run, /etc/localtime, /lib64"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo2.te", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo2_t var_run_t:"
+				   "lnk_file { getattr read };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo2_t var_run_t:"
+				   "dir { getattr search };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo2_t var_t:dir "
+				   "{ getattr search };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo2_t "
+				   "self:unix_stream_socket { connect create "));
+	free(text);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selinux),
 		cmocka_unit_test(test_selinux_permissive),
 		cmocka_unit_test(test_selinux_avc),
+		cmocka_unit_test(test_selinux_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

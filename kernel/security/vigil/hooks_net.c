@@ -4,6 +4,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/limits.h>
+#include <linux/namei.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
@@ -269,11 +270,41 @@ static int vigil_socket_bind(struct socket *sock, struct sockaddr *address,
 	return 0;
 }
 
+/*
+ * A connect to a unix path that names no socket (none there, or not a
+ * socket: a program trying nscd's, a daemon's that is not running) never
+ * reaches the unix_* hooks, yet the caller asked for it and an enforcing
+ * module judges it (SELinux: connect on the socket, search and symlink
+ * reads on the way): it is recorded by the absolute name the caller
+ * passed. A relative name is left to the peer hooks (it has no meaning
+ * without the caller's folder). May sleep (the lookup).
+ */
+static bool unix_path_unbound(const struct sockaddr *addr, int addrlen)
+{
+	const struct sockaddr_un *un = (const struct sockaddr_un *)addr;
+	char name[UNIX_PATH_MAX + 1];
+	struct path path;
+	int n = min_t(int, addrlen - (int)offsetof(struct sockaddr_un, sun_path),
+		      UNIX_PATH_MAX);
+	bool unbound;
+
+	memcpy(name, un->sun_path, n);
+	name[n] = '\0';
+	if (name[0] != '/')
+		return false;
+	if (kern_path(name, LOOKUP_FOLLOW, &path))
+		return true;
+	unbound = !S_ISSOCK(d_backing_inode(path.dentry)->i_mode);
+	path_put(&path);
+	return unbound;
+}
+
 static int vigil_socket_connect(struct socket *sock, struct sockaddr *address,
 				int addrlen)
 {
 	if (vigil_should_observe() && sock->sk &&
-	    !unix_path_addr(address, addrlen))
+	    (!unix_path_addr(address, addrlen) ||
+	     unix_path_unbound(address, addrlen)))
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
 			  sock->sk->sk_family, sock->type, address, addrlen, 0, true);
 	return 0;

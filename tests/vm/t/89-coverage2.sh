@@ -66,6 +66,27 @@ t_ok "so is the datagram send" \
 t_is "none by the name the caller passed" \
 	"$(vigil_count "target=\"unix:(stream|dgram):(\\.\\./|link|$d/u/)")" 0
 kill $srv 2>/dev/null; wait $srv 2>/dev/null
+# A connect to a path where no socket is bound (nscd's when nscd is not
+# running; a file that is no socket) reaches no unix_* hook, yet an
+# enforcing SELinux judges it: recorded by the absolute name passed.
+touch $d/x.notsock
+t_ok "nobody connects where no socket is bound: nothing there, a plain file, a relative name" \
+	asuser sh -c "cd $d/u && python3 -c \"
+import socket
+for name in ('$d/none/nscd.sock', '$d/x.notsock', 'none.sock'):
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        c.connect(name)
+    except OSError:
+        pass
+    c.close()
+\""
+t_ok "a stream connect to a missing path is recorded by that path" \
+	vigil_wait "op=connect access=connect uid=65534 exe=\"$py\" path=\\? target=\"unix:stream:$d/none/nscd.sock\""
+t_ok "so is one to a file that is no socket" \
+	vigil_wait "op=connect access=connect uid=65534 exe=\"$py\" path=\\? target=\"unix:stream:$d/x.notsock\""
+t_is "a relative name that resolves to nothing is not recorded" \
+	"$(vigil_count "target=\"unix:stream:none.sock\"")" 0
 
 # Extended attributes.
 touch $d/u/x && chown 65534:65534 $d/u/x
