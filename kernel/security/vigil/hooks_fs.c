@@ -307,6 +307,20 @@ static int vigil_path_rename(const struct path *old_dir,
 	return 0;
 }
 
+/*
+ * A folder's rename (each side of an exchange comes here on its own): the
+ * names beneath it get new paths, so new tuples (vigil_folder_moving()).
+ * Not behind vigil_active: a move while vigil is off must still part the
+ * tuples made before it from those made after.
+ */
+static int vigil_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+			      struct inode *new_dir, struct dentry *new_dentry)
+{
+	if (d_is_dir(old_dentry))
+		vigil_folder_moving(old_dentry, new_dentry);
+	return 0;
+}
+
 static int vigil_path_truncate(const struct path *path)
 {
 	if (vigil_should_observe())
@@ -440,6 +454,7 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(path_symlink, vigil_path_symlink),
 	LSM_HOOK_INIT(path_link, vigil_path_link),
 	LSM_HOOK_INIT(path_rename, vigil_path_rename),
+	LSM_HOOK_INIT(inode_rename, vigil_inode_rename),
 	LSM_HOOK_INIT(path_truncate, vigil_path_truncate),
 #ifdef VIGIL_HAS_FILE_TRUNCATE
 	LSM_HOOK_INIT(file_truncate, vigil_file_truncate),
