@@ -2,6 +2,7 @@
 /* vigil: file system hooks (open, exec, mmap, create ... ioctl, mount). */
 
 #include <linux/binfmts.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/hugetlb.h>
 #include <linux/kernel_read_file.h>
@@ -183,6 +184,54 @@ static int vigil_file_receive(struct file *file)
 	if (access)
 		path_event(VIGIL_OP_OPEN, access, &file->f_path, false);
 	return 0;
+}
+
+/*
+ * One descriptor the new program inherits (iterate_fd()'s callback, under
+ * the descriptor table's lock): an open by the new program's subject
+ * (@cred, the exec's new credentials) with the access the descriptor
+ * gives. Never waits for audit. Returns the next descriptor to look at,
+ * so that the lock is taken for one file at a time.
+ */
+static int inherited_file(const void *cred, struct file *file,
+			  unsigned int fd)
+{
+	struct vigil_access acc = {
+		.op = VIGIL_OP_OPEN,
+		.path = &file->f_path,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+	};
+
+	if (!file_is_internal(file)) {
+		acc.access = file_access(file);
+		if (acc.access)
+			vigil_observe(cred, &acc);
+	}
+	return fd + 1;
+}
+
+/**
+ * vigil_inherited_files - judge the descriptors a program inherits
+ * @cred: the credentials of the exec, with the new program's subject
+ *
+ * From bprm_committing_creds, after the close-on-exec descriptors are
+ * closed and the table unshared: each file the task still holds (not
+ * pipes or sockets, as at open) is learned and judged as the new
+ * program's open of it, with its f_mode's access, as AppArmor revalidates
+ * inherited files at an exec. Otherwise a file opened by a shell (or any
+ * program allowed to) and inherited as stdin or another descriptor is
+ * read or written by the new program with no record and no would-be
+ * denial. May sleep between descriptors.
+ */
+void vigil_inherited_files(const struct cred *cred)
+{
+	struct files_struct *files = current->files;
+	int fd = 0;
+
+	if (!vigil_should_observe())
+		return;
+	while ((fd = iterate_fd(files, fd, inherited_file, cred)) > 0)
+		cond_resched();
 }
 
 static int vigil_bprm_check_security(struct linux_binprm *bprm)

@@ -612,6 +612,7 @@ static inline bool vigil_should_observe(void)
 }
 
 /* hooks_*.c */
+void vigil_inherited_files(const struct cred *cred);
 void __init vigil_fs_hooks_init(void);
 void __init vigil_net_hooks_init(void);
 void __init vigil_task_hooks_init(void);
