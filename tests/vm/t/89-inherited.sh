@@ -60,8 +60,8 @@ t_is "descriptor 7, read-write: learned (rw), once" \
 	"$(recs learned rw lrw | wc -l)" 1
 t_is "a close-on-exec descriptor is closed before: nothing" \
 	"$(recs_any lc | wc -l)" 0
-t_match "the learned table has the inherited file" \
-	"$(grep -ac " $q/la " $VIGIL_FS/learned)" '^[1-9]'
+t_match "the learned table has the new program's open of the inherited file" \
+	"$(grep -aF " $p " $VIGIL_FS/learned | grep -acF " $d/la ")" '^[1-9]'
 
 # (b) Observe: the new program may read and map anything, and write nothing.
 vigil_load "subject $p observe {
