@@ -3,6 +3,7 @@
 
 #include <linux/binfmts.h>
 #include <linux/fdtable.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hugetlb.h>
 #include <linux/kernel_read_file.h>
@@ -186,27 +187,9 @@ static int vigil_file_receive(struct file *file)
 	return 0;
 }
 
-/*
- * One descriptor the new program inherits (iterate_fd()'s callback, under
- * the descriptor table's lock): an open by the new program's subject
- * (@cred, the exec's new credentials) with the access the descriptor
- * gives. Never waits for audit. Returns the next descriptor to look at,
- * so that the lock is taken for one file at a time.
- */
-static int inherited_file(const void *cred, struct file *file,
-			  unsigned int fd)
+/* iterate_fd()'s callback: the first open descriptor from where it starts. */
+static int next_fd(const void *unused, struct file *file, unsigned int fd)
 {
-	struct vigil_access acc = {
-		.op = VIGIL_OP_OPEN,
-		.path = &file->f_path,
-		.ad.type = LSM_AUDIT_DATA_NONE,
-	};
-
-	if (!file_is_internal(file)) {
-		acc.access = file_access(file);
-		if (acc.access)
-			vigil_observe(cred, &acc);
-	}
 	return fd + 1;
 }
 
@@ -216,22 +199,42 @@ static int inherited_file(const void *cred, struct file *file,
  *
  * From bprm_committing_creds, after the close-on-exec descriptors are
  * closed and the table unshared: each file the task still holds (not
- * pipes or sockets, as at open) is learned and judged as the new
- * program's open of it, with its f_mode's access, as AppArmor revalidates
- * inherited files at an exec. Otherwise a file opened by a shell (or any
- * program allowed to) and inherited as stdin or another descriptor is
- * read or written by the new program with no record and no would-be
- * denial. May sleep between descriptors.
+ * pipes or sockets, as at open; not O_PATH) is learned and judged as the
+ * new program's open of it, with its f_mode's access, as AppArmor
+ * revalidates inherited files at an exec. Otherwise a file opened by a
+ * shell (or any program allowed to) and inherited as stdin or another
+ * descriptor is read or written by the new program with no record and no
+ * would-be denial.
+ *
+ * Each file is judged with a reference of its own, outside the table's
+ * lock: vigil_observe() may take task_lock(), which /proc/PID/fdinfo
+ * takes before the table's lock. The exec holds its exec_update_lock:
+ * a record never waits for audit (a lost one is pinned). May sleep.
  */
 void vigil_inherited_files(const struct cred *cred)
 {
-	struct files_struct *files = current->files;
+	struct file *file;
 	int fd = 0;
 
 	if (!vigil_should_observe())
 		return;
-	while ((fd = iterate_fd(files, fd, inherited_file, cred)) > 0)
+	while ((fd = iterate_fd(current->files, fd, next_fd, NULL)) > 0) {
+		file = fget(fd - 1);
+		if (file && !file_is_internal(file)) {
+			struct vigil_access acc = {
+				.op = VIGIL_OP_OPEN,
+				.access = file_access(file),
+				.path = &file->f_path,
+				.ad.type = LSM_AUDIT_DATA_NONE,
+			};
+
+			if (acc.access)
+				vigil_observe(cred, &acc);
+		}
+		if (file)
+			fput(file);
 		cond_resched();
+	}
 }
 
 static int vigil_bprm_check_security(struct linux_binprm *bprm)
