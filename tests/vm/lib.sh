@@ -211,8 +211,8 @@ vigil_gaps() {
 # a record it could not send at the end of its retry queue and the ones
 # behind it in its hold queue, then sends newer records before them
 # (kernel/audit.c, kauditd_thread()): a record made seconds before the
-# sentinel's was seen written after it (the cause of 89-folder-move's
-# missing records behind 85-learned-read's flood). Once no sequence number
+# sentinel's was seen written after it (89-folder-move's would-be
+# denials missing at its check after 85-learned-read). Once no sequence number
 # is missing, "nothing was recorded" or "all were" is proven, not assumed
 # from a quiet moment. Fails when the sentinel never arrives, or the gap
 # never closes.
