@@ -16,6 +16,8 @@
 #include <linux/siphash.h>
 #include <linux/slab.h>
 
+/* struct mount: path_moved() crosses mount points as __d_path() does. */
+#include "../../fs/mount.h"
 #include "policy.h"
 #include "vigil.h"
 
@@ -37,7 +39,7 @@ static u64 inode_id(const struct inode *inode)
 	if (!inode->i_security)
 		return ((u64)inode->i_sb->s_dev << 32 ^ inode->i_ino) |
 		       1ULL << 63;
-	vi = inode->i_security + vigil_blob_sizes.lbs_inode;
+	vi = vigil_inode(inode);
 	id = atomic64_read(&vi->id);
 	if (id)
 		return id;
@@ -47,12 +49,140 @@ static u64 inode_id(const struct inode *inode)
 }
 
 /*
+ * Folder moves since boot: each rename of a folder takes the next number.
+ * A file's key holds the newest number of the folders above it, so a
+ * rename of any of them gives the names beneath new tuples: the verdict
+ * and the record of a tuple are its path's, and that path changed.
+ */
+static atomic64_t folder_moves = ATOMIC64_INIT(0);
+
+/* A folder renamed again while a walk read it: a number for that walk. */
+#define VIGIL_MOVING BIT_ULL(63)
+/*
+ * Steps of a walk up, at most: a path deeper than PATH_MAX / 2 folders
+ * cannot be named (vigil_path_resolve() gives "?"), so its moves do not
+ * change its name; the bound also ends a walk that races with renames.
+ */
+#define VIGIL_MOVED_STEPS (PATH_MAX / 2)
+
+/* A folder's place: its parent and its name's hash and length; never 0. */
+static u64 move_sig(const struct dentry *parent, u64 hash_len)
+{
+	return ((u64)(unsigned long)parent ^ hash_len) | 1;
+}
+
+/*
+ * A folder's number: its last rename's once it is where that rename takes
+ * it, else (the rename is under way, or failed) the number it had before;
+ * a folder never renamed takes the number of moves there were when vigil
+ * first saw this instance of its inode, so one evicted and read again
+ * never gets back a number older than its last rename.
+ * Under rcu_read_lock(), or with the folder's parent locked.
+ */
+static u64 folder_number(const struct dentry *d, const struct dentry *parent)
+{
+	const struct inode *inode = d_backing_inode(d);
+	struct vigil_inode *vi;
+	u64 m, to, prev, place;
+
+	if (!inode || !inode->i_security)
+		return 0;
+	vi = vigil_inode(inode);
+	m = atomic64_read_acquire(&vi->moved);
+	if (!m) {
+		m = atomic64_read(&folder_moves);
+		/* A rename's number wins the race. */
+		return atomic64_cmpxchg(&vi->moved, 0, m) ?: m;
+	}
+	to = READ_ONCE(vi->moved_to);
+	if (!to)
+		return m;
+	prev = READ_ONCE(vi->moved_prev);
+	place = move_sig(parent, READ_ONCE(d->d_name.hash_len));
+	/* The place read (with the caller's d_parent) before moved again. */
+	smp_rmb();
+	if (atomic64_read(&vi->moved) != m)
+		return m | VIGIL_MOVING;
+	return place == to ? m : prev;
+}
+
+/**
+ * vigil_folder_moving - a folder is about to be renamed
+ * @dentry: the folder
+ * @to: the dentry whose place it takes
+ *
+ * Called by security_inode_rename() before the rename, for each side of
+ * an exchange, with the parents locked: the names beneath the folder take
+ * the rename's number once the folder is at @to's place (folder_number()),
+ * and until then keep the number they had, so neither an access made
+ * before the move nor one racing with it leaves a tuple that the new path
+ * finds, and a rename that fails changes nothing. Never sleeps.
+ */
+void vigil_folder_moving(const struct dentry *dentry, const struct dentry *to)
+{
+	struct inode *inode = d_backing_inode(dentry);
+	struct vigil_inode *vi;
+
+	if (!inode || !inode->i_security)
+		return;
+	vi = vigil_inode(inode);
+	WRITE_ONCE(vi->moved_prev, folder_number(dentry, dentry->d_parent));
+	WRITE_ONCE(vi->moved_to, move_sig(to->d_parent, to->d_name.hash_len));
+	/* A walk that reads the new number reads the fields above too. */
+	atomic64_set_release(&vi->moved, atomic64_inc_return(&folder_moves));
+}
+
+/*
+ * The newest number (folder_number()) of the folders from @d up to the
+ * root of its mount namespace, crossing mount points as __d_path() does,
+ * so that a rename above a mount point renumbers the names of the file
+ * system mounted beneath it. 0 while no folder moved since boot.
+ *
+ * Under rcu_read_lock(): dentries, inodes with their blobs, and mounts are
+ * freed after a grace period. A mount's parent and mount point are read
+ * without mount_lock: a mount or a rename racing with the walk gives at
+ * worst a number no tuple holds yet (a first sighting more).
+ */
+static u64 path_moved(const struct dentry *d, const struct vfsmount *vfsmnt)
+{
+	const struct mount *mnt = real_mount((struct vfsmount *)vfsmnt);
+	const struct mount *up;
+	const struct dentry *parent;
+	unsigned int steps;
+	u64 newest = 0, flags = 0, n;
+
+	if (!atomic64_read(&folder_moves))
+		return 0;
+	for (steps = 0; steps < VIGIL_MOVED_STEPS; steps++) {
+		if (d == READ_ONCE(mnt->mnt.mnt_root)) {
+			up = READ_ONCE(mnt->mnt_parent);
+			if (up == mnt)
+				break;	/* the namespace's root, or detached */
+			d = READ_ONCE(mnt->mnt_mountpoint);
+			mnt = up;
+			continue;
+		}
+		parent = READ_ONCE(d->d_parent);
+		if (parent == d)
+			break;	/* not under its mount's root */
+		n = folder_number(d, parent);
+		/* A flag never hides a newer number. */
+		flags |= n & VIGIL_MOVING;
+		newest = max(newest, n & ~VIGIL_MOVING);
+		d = parent;
+	}
+	return newest | flags;
+}
+
+/*
  * A file object's identity without a path walk: the file (its inode's
  * id) under its name (its parent's id and the name) on its mount, or for
  * a name in a directory (which may not exist yet) the directory and the
  * name. The name is hashed with a key of this boot, and compared: no two
  * files, and no two names of one file (hard links, renames, bind mounts),
- * share a tuple, so each name is judged and learned by its own path.
+ * share a tuple, so each name is judged and learned by its own path; nor
+ * do its names before and after a move of a folder above it (the newest
+ * move's number, path_moved()).
  * Under rcu_read_lock(): names and dentries are freed after a grace period.
  */
 static void file_key(const struct vigil_access *acc, struct vigil_key *key)
@@ -65,10 +195,14 @@ static void file_key(const struct vigil_access *acc, struct vigil_key *key)
 	key->obj_a = inode_id(d_backing_inode(d));
 	if (acc->child) {
 		name = READ_ONCE(acc->child->d_name.name);
+		key->moved = path_moved(d, acc->path->mnt);
 	} else {
 		parent = READ_ONCE(d->d_parent);
 		if (parent != d)
 			key->obj_b = inode_id(d_backing_inode(parent));
+		/* From its folder, unless it is its mount's root. */
+		key->moved = path_moved(d == acc->path->mnt->mnt_root ?
+					d : parent, acc->path->mnt);
 		name = READ_ONCE(d->d_name.name);
 	}
 	if (acc->tmpfile) {

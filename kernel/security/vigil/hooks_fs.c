@@ -2,6 +2,8 @@
 /* vigil: file system hooks (open, exec, mmap, create ... ioctl, mount). */
 
 #include <linux/binfmts.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hugetlb.h>
 #include <linux/kernel_read_file.h>
@@ -185,6 +187,56 @@ static int vigil_file_receive(struct file *file)
 	return 0;
 }
 
+/* iterate_fd()'s callback: the first open descriptor from where it starts. */
+static int next_fd(const void *unused, struct file *file, unsigned int fd)
+{
+	return fd + 1;
+}
+
+/**
+ * vigil_inherited_files - judge the descriptors a program inherits
+ * @cred: the credentials of the exec, with the new program's subject
+ *
+ * From bprm_committing_creds, after the close-on-exec descriptors are
+ * closed and the table unshared: each file the task still holds (not
+ * pipes or sockets, as at open; not O_PATH) is learned and judged as the
+ * new program's open of it, with its f_mode's access, as AppArmor
+ * revalidates inherited files at an exec. Otherwise a file opened by a
+ * shell (or any program allowed to) and inherited as stdin or another
+ * descriptor is read or written by the new program with no record and no
+ * would-be denial.
+ *
+ * Each file is judged with a reference of its own, outside the table's
+ * lock: vigil_observe() may take task_lock(), which /proc/PID/fdinfo
+ * takes before the table's lock. The exec holds its exec_update_lock:
+ * a record never waits for audit (a lost one is pinned). May sleep.
+ */
+void vigil_inherited_files(const struct cred *cred)
+{
+	struct file *file;
+	int fd = 0;
+
+	if (!vigil_should_observe())
+		return;
+	while ((fd = iterate_fd(current->files, fd, next_fd, NULL)) > 0) {
+		file = fget(fd - 1);
+		if (file && !file_is_internal(file)) {
+			struct vigil_access acc = {
+				.op = VIGIL_OP_OPEN,
+				.access = file_access(file),
+				.path = &file->f_path,
+				.ad.type = LSM_AUDIT_DATA_NONE,
+			};
+
+			if (acc.access)
+				vigil_observe(cred, &acc);
+		}
+		if (file)
+			fput(file);
+		cond_resched();
+	}
+}
+
 static int vigil_bprm_check_security(struct linux_binprm *bprm)
 {
 	if (vigil_should_observe())
@@ -304,6 +356,20 @@ static int vigil_path_rename(const struct path *old_dir,
 		return 0;
 	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_D, old_dir, old_dentry);
 	dentry_event(VIGIL_OP_RENAME, VIGIL_FILE_C, new_dir, new_dentry);
+	return 0;
+}
+
+/*
+ * A folder's rename (each side of an exchange comes here on its own): the
+ * names beneath it get new paths, so new tuples (vigil_folder_moving()).
+ * Not behind vigil_active: a move while vigil is off must still part the
+ * tuples made before it from those made after.
+ */
+static int vigil_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+			      struct inode *new_dir, struct dentry *new_dentry)
+{
+	if (d_is_dir(old_dentry))
+		vigil_folder_moving(old_dentry, new_dentry);
 	return 0;
 }
 
@@ -440,6 +506,7 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(path_symlink, vigil_path_symlink),
 	LSM_HOOK_INIT(path_link, vigil_path_link),
 	LSM_HOOK_INIT(path_rename, vigil_path_rename),
+	LSM_HOOK_INIT(inode_rename, vigil_inode_rename),
 	LSM_HOOK_INIT(path_truncate, vigil_path_truncate),
 #ifdef VIGIL_HAS_FILE_TRUNCATE
 	LSM_HOOK_INIT(file_truncate, vigil_file_truncate),

@@ -417,8 +417,10 @@ static void vigil_bprm_committing_creds(vigil_committing_bprm *bprm)
 {
 	struct vigil_subject *s = vigil_subject_of(bprm->cred);
 
-	if (s)
+	if (s) {
 		atomic64_inc(&s->execs);
+		vigil_inherited_files(bprm->cred);
+	}
 }
 
 static int vigil_cred_prepare(struct cred *new, const struct cred *old,

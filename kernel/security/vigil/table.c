@@ -367,8 +367,9 @@ u32 vigil_key_hash(const struct vigil_key *key, const char *obj, size_t len)
 	words[1] = (u32)((unsigned long)key->subj >> 16 >> 16);
 	words[2] = (u32)key->obj_a;
 	words[3] = (u32)(key->obj_a >> 32);
-	words[4] = (u32)key->obj_b;
-	words[5] = (u32)(key->obj_b >> 32);
+	/* A move changes obj_b's words: no more to hash. */
+	words[4] = (u32)key->obj_b ^ (u32)key->moved;
+	words[5] = (u32)(key->obj_b >> 32) ^ (u32)(key->moved >> 32);
 	words[6] = (u32)key->access ^ (u32)(key->access >> 32);
 	words[7] = key->gen;
 	words[8] = key->op | key->by_name << 16 | key->nsx << 24;
@@ -391,7 +392,7 @@ static bool key_equal(const struct vigil_entry *e, const struct vigil_key *key,
 	    k->mnt != key->mnt || k->access != key->access ||
 	    k->gen != key->gen || k->op != key->op ||
 	    k->by_name != key->by_name || k->nsx != key->nsx ||
-	    k->uid_key != key->uid_key)
+	    k->uid_key != key->uid_key || k->moved != key->moved)
 		return false;
 	if (key->by_name)
 		return e->objlen == len && !memcmp(e->obj, obj, len);

@@ -154,10 +154,31 @@ struct vigil_cred {
 	struct vigil_subject *subject;
 };
 
-/* An inode's identity: never reused, given when vigil first keys it. */
+/*
+ * An inode's identity: never reused, given when vigil first keys it; and
+ * for a folder, its place in the order of folder moves (access.c:
+ * path_moved()).
+ */
 struct vigil_inode {
 	atomic64_t id;
+	/*
+	 * The number of its last rename, or when it has none, the number of
+	 * moves before vigil first saw it (this instance of the inode); 0
+	 * until then.
+	 */
+	atomic64_t moved;
+	/* Where its last rename takes it (move_sig()); 0: never renamed. */
+	u64 moved_to;
+	u64 moved_prev;	/* its number before its last rename */
 };
+
+static inline struct vigil_inode *vigil_inode(const struct inode *inode)
+{
+	return inode->i_security + vigil_blob_sizes.lbs_inode;
+}
+
+void vigil_folder_moving(const struct dentry *dentry,
+			 const struct dentry *to);
 
 static inline struct vigil_cred *vigil_cred(const struct cred *cred)
 {
@@ -260,6 +281,12 @@ struct vigil_key {
 	u8 by_name;	/* object compared by its string */
 	u8 nsx;		/* the task was not in the initial mount namespace */
 	u32 uid_key;	/* vigil_uid_key() of the task's real uid */
+	/*
+	 * A file's: the newest move of a folder above it (access.c:
+	 * path_moved()), so that no tuple made through a folder's old path
+	 * is found through its new one.
+	 */
+	u64 moved;
 	/* The access's compact key (vigil_access.fast), or 0; not compared. */
 	u64 fast;
 };
@@ -585,6 +612,7 @@ static inline bool vigil_should_observe(void)
 }
 
 /* hooks_*.c */
+void vigil_inherited_files(const struct cred *cred);
 void __init vigil_fs_hooks_init(void);
 void __init vigil_net_hooks_init(void);
 void __init vigil_task_hooks_init(void);
