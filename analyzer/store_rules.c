@@ -253,6 +253,7 @@ int vigil_store_children_open(struct vigil_store *s,
 	static const char sql[] =
 		"SELECT DISTINCT object FROM records WHERE exe = ?1 AND "
 		"op = 'exec' AND verdict = 'learned' AND object IS NOT NULL "
+		"AND via IS NULL "
 		"AND object IN (SELECT exe FROM records WHERE exe IS NOT NULL) "
 		"ORDER BY object";
 	struct vigil_store_children *c = calloc(1, sizeof(*c));

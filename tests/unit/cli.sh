@@ -680,6 +680,29 @@ c_generate() {
 # /usr/sbin/uidsvc run by systemd as root, dropping to www-data (33), and
 # run again by uid 1000 with its own config; /usr/bin/userprog run by
 # users 1000 (busiest) and 1001.
+# --children through a program others run too (issue 24's 93-next-run in a
+# full boot): git runs dash for a push; the harness's own dash runs grep;
+# grep also ran before any chain existed (records without via=). grep ran
+# nothing under git: it gets no block, above all not a plain one that would
+# apply to every grep (its would-be denials in the trial were the
+# harness's). dash gets its block via git.
+c_generate_children_shared() {
+	local db=$cw/shared.db l=$cw/shared.log
+	rm -f "$db"*
+	cat > "$l" <<'LOG'
+type=KERNEL_OTHER msg=audit(1796616160.701:265): vigil=1 seq=1 verdict=learned op=open access=r uid=0 exe="/usr/bin/grep" path="/etc/ld.so.cache" target=? pid=560 comm="grep"
+type=KERNEL_OTHER msg=audit(1796616200.100:300): vigil=1 seq=2 verdict=learned op=exec access=x uid=0 exe="/opt/t/git" path="/usr/bin/dash" target=? pid=600 comm="git" via="/usr/bin/timeout//usr/bin/bash"
+type=KERNEL_OTHER msg=audit(1796616200.200:301): vigil=1 seq=3 verdict=learned op=open access=r uid=0 exe="/usr/bin/dash" path="/etc/passwd" target=? pid=600 comm="sh" via="/usr/bin/timeout//usr/bin/bash//opt/t/git"
+type=KERNEL_OTHER msg=audit(1796616200.300:302): vigil=1 seq=4 verdict=learned op=open access=r uid=0 exe="/opt/t/git" path="/opt/t/repo/HEAD" target=? pid=601 comm="git" via="/usr/bin/timeout//usr/bin/bash"
+type=KERNEL_OTHER msg=audit(1796616201.100:303): vigil=1 seq=5 verdict=learned op=exec access=x uid=0 exe="/usr/bin/dash" path="/usr/bin/grep" target=? pid=700 comm="sh" via="/usr/bin/timeout//usr/bin/bash"
+type=KERNEL_OTHER msg=audit(1796616201.200:304): vigil=1 seq=6 verdict=learned op=open access=r uid=0 exe="/usr/bin/grep" path="/var/log/audit/audit.log" target=? pid=700 comm="grep" via="/usr/bin/timeout//usr/bin/bash//usr/bin/dash"
+LOG
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$l"
+	expect_rc 0 "$VIGIL" --db "$db" generate --subject /opt/t/git --children
+	[ "$(grep '^subject ' "$cw/o" | tr '\n' ' ')" = "subject /opt/t/git { subject /usr/bin/dash via /opt/t/git { " ]
+	not grep -q 'grep\|audit.log' "$cw/o"
+}
+
 c_generate_boot() {
 	local db=$cw/boots.db p=$cw/boots.policy
 	rm -rf "$db"* "$cw/broot"
@@ -1562,6 +1585,7 @@ t_cli "snapshot reconciles" c_snapshot
 t_cli "plugin (stdin, SIGHUP, SIGTERM)" c_plugin
 t_cli "generate: golden, deterministic, parses" c_generate
 t_cli "generate --boot: boots told apart by the records; errors" c_generate_boot
+t_cli "generate --children: not what a shared program ran for others" c_generate_children_shared
 t_cli "generate --update: an AppArmor trial's ALLOWED records proposed, sensitive marked, optional not merged" c_generate_update_apparmor
 t_cli "generate --update: an AppArmor trial's network, signal and ptrace records proposed as vigil rules" c_generate_update_apparmor_peers
 t_cli "generate --update: edits kept, removals marked, new rules added, would-deny proposed" c_generate_update
