@@ -77,7 +77,7 @@ int rules_heur_beneath(struct vigil_rule *rules, size_t *n, struct blast *b)
 		for (i = 0; i < *n && !rc; i++) {
 			struct vigil_rule *r = &rules[i];
 			const char *c, *slash;
-			char *gen, *note = NULL, *g;
+			char *gen, *note = NULL;
 
 			if (i == f || r->class != VIGIL_CLASS_FILE ||
 			    (r->heuristics & VIGIL_HEUR_RELATIVE) ||
@@ -106,23 +106,8 @@ int rules_heur_beneath(struct vigil_rule *rules, size_t *n, struct blast *b)
 			if (note && rules_set_blast(r, note)) {
 				rc = -ENOMEM;
 			} else if (rc == 1) {
-				g = vigil_glob_escape_dup(gen, strlen(gen),
-							  true);
-				if (!g) {
-					rc = -ENOMEM;
-				} else {
-					free(r->glob);
-					r->glob = g;
-					free(r->object);
-					r->object = gen;
-					gen = NULL;
-					free(r->sensitive);
-					r->sensitive = NULL;
-					r->heuristics |= VIGIL_HEUR_BENEATH;
-					r->generalised = true;
-					any = true;
-					rc = 0;
-				}
+				rc = rules_take_glob(r, &gen, VIGIL_HEUR_BENEATH);
+				any |= !rc;
 			} else {
 				rc = 0;
 			}

@@ -75,6 +75,12 @@ void rules_rule_free(struct vigil_rule *r);
 void rules_sort_merge(struct vigil_rule *rules, size_t *n);
 /* Set every rule's blast note to a copy of note. 0 or -ENOMEM. */
 int rules_set_blast(struct vigil_rule *r, const char *note);
+/*
+ * r becomes the glob *gen (its object, escaped glob, heuristic heur
+ * added, generalised; no sensitive mark): *gen is taken (NULL after).
+ * 0 or -ENOMEM (r unchanged).
+ */
+int rules_take_glob(struct vigil_rule *r, char **gen, unsigned int heur);
 
 /* A byte of a word: [A-Za-z0-9_]. */
 static inline bool rules_is_word(char c)

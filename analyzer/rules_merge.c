@@ -164,6 +164,24 @@ void rules_sort_merge(struct vigil_rule *rules, size_t *n)
 }
 
 /* Set every rule's blast note to a copy of note. */
+int rules_take_glob(struct vigil_rule *r, char **gen, unsigned int heur)
+{
+	char *g = vigil_glob_escape_dup(*gen, strlen(*gen), true);
+
+	if (!g)
+		return -ENOMEM;
+	free(r->glob);
+	r->glob = g;
+	free(r->object);
+	r->object = *gen;
+	*gen = NULL;
+	free(r->sensitive);
+	r->sensitive = NULL;
+	r->heuristics |= heur;
+	r->generalised = true;
+	return 0;
+}
+
 int rules_set_blast(struct vigil_rule *r, const char *note)
 {
 	char *d = strdup(note);

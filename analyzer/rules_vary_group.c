@@ -407,7 +407,7 @@ int rules_heur_temp_later(struct vigil_rule *rules, size_t *n,
 	for (i = 0; i < *n && !rc; i++) {
 		struct vigil_rule *r = &rules[i];
 		unsigned int heur = 0;
-		char *gen = NULL, *note = NULL, *g;
+		char *gen = NULL, *note = NULL;
 
 		if (!r->temp_later || r->class != VIGIL_CLASS_FILE ||
 		    (r->heuristics & VIGIL_HEUR_TEMP))
@@ -427,22 +427,8 @@ int rules_heur_temp_later(struct vigil_rule *rules, size_t *n,
 		if (note && rules_set_blast(r, note)) {
 			rc = -ENOMEM;
 		} else if (rc == 1) {
-			g = vigil_glob_escape_dup(gen, strlen(gen), true);
-			if (!g) {
-				rc = -ENOMEM;
-			} else {
-				free(r->glob);
-				r->glob = g;
-				free(r->object);
-				r->object = gen;
-				gen = NULL;
-				free(r->sensitive);
-				r->sensitive = NULL;
-				r->heuristics |= heur;
-				r->generalised = true;
-				any = true;
-				rc = 0;
-			}
+			rc = rules_take_glob(r, &gen, heur);
+			any |= !rc;
 		} else {
 			rc = 0;
 		}
