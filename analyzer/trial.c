@@ -661,12 +661,18 @@ static int aa_profiles(struct trial_start *t)
 	return rc;
 }
 
+/*
+ * -T: never a profile from the parser's cache. The cache is keyed by file
+ * name and taken when newer than the file: a profile of the same name
+ * compiled after this export was written (an earlier enforce with -W)
+ * would be loaded in its place.
+ */
 static int aa_load(struct trial_start *t)
 {
-	int rc = parser_run("-Cr", t->load, t->nload);
+	int rc = parser_run("-CrT", t->load, t->nload);
 
 	if (rc)
-		p_err("apparmor_parser -C -r could not load the profiles");
+		p_err("apparmor_parser -C -r -T could not load the profiles");
 	return rc;
 }
 
