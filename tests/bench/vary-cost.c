@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * make bench, vary-cost: what the names-that-vary heuristic (heur_vary,
- * analyzer/rules_vary_group.c and rules_vary.c) costs generate. The same rule build
- * (vigil_rules_load_opts, every heuristic, no file system check) from the
- * same database is timed with heur_vary and without it (rules_vary_off,
- * the baseline), alternating in one process; medians and their ratio.
+ * analyzer/rules/rules_vary_group.c and rules_vary.c) costs generate. The
+ * same rule build (vigil_rules_load_opts, every heuristic, no file system
+ * check) from the same database is timed with heur_vary and without it
+ * (rules_vary_off, the baseline), alternating in one process; medians and
+ * their ratio.
  * N names of one folder, in three shapes:
  *  - merge: temp-<pid>.rdb of N runs (one glob at the end);
  *  - apart: conf-<n>.conf, N names of one shape read in every run (the

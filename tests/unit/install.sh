@@ -28,7 +28,7 @@ inst_src() {
 		--exclude=analyzer/vigil-asan --exclude=schemas.c Makefile \
 		analyzer kernel/security/vigil reports docs/vigil.8 schemas \
 		2>/dev/null | tar -C "$iw/src" -x
-	[ -f "$iw/src/analyzer/main.c" ]
+	[ -f "$iw/src/analyzer/cli/main.c" ]
 }
 
 # The files make install lays out, relative to DESTDIR, for PREFIX=/usr.
@@ -122,7 +122,7 @@ i_man_page_complete() {
 		grep -q "^\.B $o$" "$man"
 	done
 	# every environment variable the analyzer reads is documented
-	for o in $(grep -oh 'getenv("[A-Z_]*")' "$top"/analyzer/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
+	for o in $(grep -oh 'getenv("[A-Z_]*")' "$top"/analyzer/*/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
 		grep -q "^\.B $o$" "$man" || { echo "$o not in vigil.8"; return 1; }
 	done
 	grep -q '^\.SH EXIT STATUS' "$man"

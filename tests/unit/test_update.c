@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vigil generate --update (analyzer/update.c): a candidate the admin
+ * vigil generate --update (analyzer/rules/update.c): a candidate the admin
  * edited, merged with what was observed after it was made: every line of
  * the edit kept, removals marked and never added back, new accesses added
  * with the glob generate makes, a trial's would-deny proposed except on a
