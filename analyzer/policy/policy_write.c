@@ -173,31 +173,67 @@ int vigil_policy_write_rule(FILE *f, const struct vigil_ruleset *rs,
 	return 0;
 }
 
-/* --min-hosts: the rules left out, as comments in the block. */
+/*
+ * --min-hosts: the rules left out, as comments in the block: those seen on
+ * the most hosts first (the nearest to being kept), at most
+ * LEFT_OUT_LISTED of them; a fleet's thousands of one-host names would
+ * otherwise fill the kernel's policy limit with comments. The rest are
+ * counted and named by how to list them.
+ */
+#define LEFT_OUT_LISTED 50
+
+static const struct vigil_rule *left_out_base;
+
+static int by_hosts_desc(const void *a, const void *b)
+{
+	const struct vigil_rule *x = &left_out_base[*(const size_t *)a];
+	const struct vigil_rule *y = &left_out_base[*(const size_t *)b];
+
+	if (x->nhosts != y->nhosts)
+		return x->nhosts > y->nhosts ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
 static int put_left_out(FILE *f, const struct vigil_ruleset *rs,
 			const struct vigil_subject_rules *sr)
 {
 	char acc[1024];
-	size_t j;
+	size_t j, n, *order;
 
 	if (!sr->nleft_out)
 		return 0;
+	order = calloc(sr->nleft_out, sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (j = 0; j < sr->nleft_out; j++)
+		order[j] = j;
+	left_out_base = sr->left_out;
+	qsort(order, sr->nleft_out, sizeof(*order), by_hosts_desc);
+	n = sr->nleft_out < LEFT_OUT_LISTED ? sr->nleft_out : LEFT_OUT_LISTED;
 	fprintf(f, "\t# --min-hosts: %zu rule%s left out, seen on fewer "
 		"than %u host%s (%u ran it); add back what it needs:\n",
 		sr->nleft_out, plural(sr->nleft_out), sr->min_hosts,
 		plural(sr->min_hosts), sr->nhosts);
-	for (j = 0; j < sr->nleft_out; j++) {
-		const struct vigil_rule *r = &sr->left_out[j];
+	for (j = 0; j < n; j++) {
+		const struct vigil_rule *r = &sr->left_out[order[j]];
 
 		if (vigil_access_format(r->class, r->access, acc,
-					sizeof(acc)) >= (int)sizeof(acc))
+					sizeof(acc)) >= (int)sizeof(acc)) {
+			free(order);
 			return -EINVAL;
+		}
 		fprintf(f, "\t#   %s %s %s\t(%u host%s", vigil_class_name(r->class),
 			acc, r->glob, r->nhosts, plural(r->nhosts));
 		if (r->hosts)
 			put_host_names(f, rs, r);
 		fputs(")\n", f);
 	}
+	if (n < sr->nleft_out)
+		fprintf(f, "\t#   ... and %zu more, each seen on fewer hosts than "
+			"those above: 'vigil diff --node HOST CANDIDATE' lists "
+			"what a host did that this candidate lacks\n",
+			sr->nleft_out - n);
+	free(order);
 	return 0;
 }
 
