@@ -403,6 +403,9 @@ int verb_opt(struct verb_opts *v, int c)
 	case VERB_OPT_ALL_NODES:
 		v->all_nodes = true;
 		return VERB_OPT_DONE;
+	case VERB_OPT_CHECKPOINT:
+		v->checkpoint = optarg;
+		return VERB_OPT_DONE;
 	case 'u':
 		return parse_uid_list(optarg, &v->uids, &v->nuids) ?
 			VERB_OPT_EXIT_USAGE : VERB_OPT_DONE;

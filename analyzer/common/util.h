@@ -42,7 +42,8 @@ int verb_getopt_db(int argc, char **argv, const char *usage);
  * The options the verbs reading observations share, each verb's
  * getopt_long table mapping them to these letters: 'd' --db PATH, 's'
  * --subject EXE (repeatable), 'u' --uid UID[,UID...], 'h' --help,
- * VERB_OPT_NODE --node HOST, VERB_OPT_ALL_NODES --all-nodes.
+ * VERB_OPT_NODE --node HOST, VERB_OPT_ALL_NODES --all-nodes,
+ * VERB_OPT_CHECKPOINT --checkpoint FILE.
  */
 struct verb_opts {
 	const char *usage;
@@ -54,10 +55,14 @@ struct verb_opts {
 	char **nodes;		/* argc + 1 slots */
 	size_t nnodes;
 	bool all_nodes;
+	/* --checkpoint FILE: checkpoint.h */
+	const char *checkpoint;
 };
 /* getopt_long values of --node and --all-nodes in a verb's table. */
 #define VERB_OPT_NODE 'N'
 #define VERB_OPT_ALL_NODES 0x100
+/* getopt_long value of --checkpoint FILE in a verb's table. */
+#define VERB_OPT_CHECKPOINT 0x101
 enum {
 	VERB_OPT_DONE = 1,	/* a shared option, handled */
 	VERB_OPT_OTHER,		/* the verb's own: its switch handles it */

@@ -28,6 +28,7 @@
 #include "ptext.h"
 #include "policy.h"
 #include "candidate.h"
+#include "checkpoint.h"
 
 
 static void put_access(FILE *f, enum vigil_class class, uint64_t access)
@@ -155,12 +156,14 @@ static int json_unused(FILE *f, const struct ptext *pt,
 /*
  * Compare; print the sections (json: the "missing" and "unused" members
  * of diff --format json); the numbers of differences in *ret_miss and
- * *ret_unused. 0, -EINVAL (the two readings disagree) or -ENOMEM.
+ * *ret_unused; unused false: no rule judged unused (--checkpoint: the
+ * records since a cut-off cannot tell). 0, -EINVAL (the two readings
+ * disagree) or -ENOMEM.
  */
 static int compare(const struct vigil_ruleset *rs,
 		   const struct vigil_policy *pol, struct ptext *pt,
-		   const char *file, bool filtered, bool json, FILE *f,
-		   size_t *ret_miss, size_t *ret_unused)
+		   const char *file, bool filtered, bool unused, bool json,
+		   FILE *f, size_t *ret_miss, size_t *ret_unused)
 {
 	size_t nmiss = 0, nunused = 0, i, j, k;
 	char t1[32], t2[32];
@@ -248,7 +251,7 @@ static int compare(const struct vigil_ruleset *rs,
 	}
 	if (json)
 		fputs("],\"unused\":[", f);
-	for (k = 0; k < pt->nrules; k++) {
+	for (k = 0; unused && k < pt->nrules; k++) {
 		const struct prule *pr = &pt->rules[k];
 
 		if (filtered && !pt->blocks[pr->block].relevant)
@@ -422,13 +425,14 @@ int do_diff(int argc, char **argv)
 		{ "node", required_argument, NULL, VERB_OPT_NODE },
 		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
 		{ "format", required_argument, NULL, 'f' },
+		{ "checkpoint", required_argument, NULL, VERB_OPT_CHECKPOINT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char usage[] =
 		"diff [--db PATH] [--subject EXE]... [--uid UID[,UID...]]\n"
 		"     [--node HOST]... [--all-nodes] [--format text|json]\n"
-		"     POLICY|-\n"
+		"     [--checkpoint FILE] POLICY|-\n"
 		"  Compare the observations with POLICY: what they need that\n"
 		"  it lacks, what it allows that was never used (exit 1 when\n"
 		"  they differ, 0 when they agree). Then AppArmor's ALLOWED\n"
@@ -442,7 +446,13 @@ int do_diff(int argc, char **argv)
 		"  records (node=) to read; one of them is needed when the\n"
 		"  database holds several (docs/fleet.md). Over\n"
 		"  several hosts, each missing access names the hosts that\n"
-		"  did it. --format json: one object (docs/analyzer.md).";
+		"  did it. --format json: one object (docs/analyzer.md).\n"
+		"  --checkpoint FILE: only the records newer than the cut-off\n"
+		"  FILE holds, per host (missing: all), as ausearch\n"
+		"  --checkpoint; FILE then holds the newest record read.\n"
+		"  Then only what the new records need is judged (and the\n"
+		"  AppArmor records among them): a rule they did not use is\n"
+		"  not called unused.";
 	const char *format = "text";
 	bool json;
 	struct vigil_ruleset rs = { 0 };
@@ -459,6 +469,7 @@ int do_diff(int argc, char **argv)
 	struct vigil_rules_opts ro = { .strict = true, .by_via = true };
 	struct verb_opts vo;
 	struct vigil_nodes nodes = { 0 };
+	struct verb_checkpoint *cp = NULL;
 	int c, rc, ret = EXIT_USAGE;
 
 	if (verb_opts_init(&vo, usage, argc))
@@ -493,7 +504,8 @@ int do_diff(int argc, char **argv)
 	db = vigil_db_path();
 	if (open_store_existing(db, &store) ||
 	    verb_nodes(store, db, &vo, false, &nodes) ||
-	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects))
+	    verb_subjects_known(store, db, vo.subjects, vo.nsubjects) ||
+	    verb_checkpoint_begin(store, db, vo.checkpoint, INT64_MAX, &cp))
 		goto out;
 	ro.uids = vo.uids;
 	ro.nuids = vo.nuids;
@@ -507,8 +519,12 @@ int do_diff(int argc, char **argv)
 		else
 			p_err("%s: %s", db, rc == -EIO ?
 			      vigil_store_errmsg(store) : strerror(-rc));
-		if (rc == -ENODATA)	/* no matches, as ausearch */
+		if (rc == -ENODATA) {	/* no matches, as ausearch */
 			ret = EXIT_FINDING;
+			/* nothing new: the cut-off stays as it was */
+			if (verb_checkpoint_commit(cp))
+				ret = EXIT_USAGE;
+		}
 		goto out;
 	}
 	if (json) {
@@ -519,8 +535,8 @@ int do_diff(int argc, char **argv)
 		}
 		fputc(',', stdout);
 	}
-	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0, json, stdout,
-		     &nmiss, &nunused);
+	rc = compare(&rs, pol, &pt, file, vo.nsubjects > 0,
+		     verb_checkpoint_whole(cp), json, stdout, &nmiss, &nunused);
 	if (rc) {
 		p_err("%s: %s", file, rc == -ENOMEM ? "out of memory" :
 		      "the parser and the rule listing disagree (a bug)");
@@ -535,6 +551,8 @@ int do_diff(int argc, char **argv)
 	if (json)
 		printf(",\"missing_count\":%zu,\"unused_count\":%zu}\n", nmiss,
 		       nunused);
+	else if (!verb_checkpoint_whole(cp))
+		printf("%zu needed but missing since the checkpoint", nmiss);
 	else
 		printf("%zu needed but missing, %zu allowed but never used",
 		       nmiss, nunused);
@@ -551,7 +569,10 @@ int do_diff(int argc, char **argv)
 	}
 	ret = nmiss || nunused || aa.t.allowed || aa.t.denied ? EXIT_FINDING :
 							       EXIT_OK;
+	if (verb_checkpoint_commit(cp))
+		ret = EXIT_USAGE;
 out:
+	verb_checkpoint_free(cp);
 	aa_tally_free(&aa.t);
 	ptext_free(&pt);
 	vigil_policy_free(pol);

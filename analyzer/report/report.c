@@ -30,6 +30,7 @@
 #include "nodes.h"
 #include "store.h"
 #include "timearg.h"
+#include "checkpoint.h"
 
 static void rows_free(struct rows *w)
 {
@@ -382,7 +383,7 @@ int report_load(struct report *r)
 	int rc;
 
 	r->whole = r->since_ms == LLONG_MIN && r->until_ms == LLONG_MAX &&
-		   !r->nsubjects;
+		   !r->nsubjects && !r->span;
 	if (vigil_store_records_max_id(r->store, &q) > 0 && q > 0)
 		r->rows.hint = (size_t)q + 1;
 	rc = report_hosts_init(r);
@@ -490,7 +491,7 @@ int do_report(int argc, char **argv)
 	static const char usage[] = "report [--db PATH] [--subject EXE]... "
 		"[--since T] [--until T]\n"
 		"       [--boot N|list] [--format html|text|json] [-o DIR|FILE]\n"
-		"       [--node HOST]... [--all-nodes]\n"
+		"       [--node HOST]... [--all-nodes] [--checkpoint FILE]\n"
 		"  What was learned and what would be denied, per subject,\n"
 		"  with the loss counters. html: a page with charts in DIR\n"
 		"  (default vigil-report); text, json: to standard output,\n"
@@ -504,7 +505,10 @@ int do_report(int argc, char **argv)
 		"  database holds several (docs/fleet.md). Over\n"
 		"  several hosts, a section per host: its records, accesses,\n"
 		"  when it last learned something new, and how far it\n"
-		"  deviates from the fleet.";
+		"  deviates from the fleet.\n"
+		"  --checkpoint FILE: only the records newer than the cut-off\n"
+		"  FILE holds, per host (missing: all), as ausearch\n"
+		"  --checkpoint; FILE then holds the newest record read.";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
@@ -515,12 +519,14 @@ int do_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "node", required_argument, NULL, VERB_OPT_NODE },
 		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
+		{ "checkpoint", required_argument, NULL, VERB_OPT_CHECKPOINT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { .since_ms = LLONG_MIN, .until_ms = LLONG_MAX };
 	const char *dir = NULL, *format = "html", *boot = NULL;
 	struct vigil_store *store = NULL;
+	struct verb_checkpoint *cp = NULL;
 	struct verb_opts vo;
 	int c, rc, ret = EXIT_USAGE;
 
@@ -591,9 +597,12 @@ int do_report(int argc, char **argv)
 		r.until_ms = until;
 	}
 	if (verb_subjects_known(store, vigil_db_path(), vo.subjects,
-				vo.nsubjects))
+				vo.nsubjects) ||
+	    verb_checkpoint_begin(store, vigil_db_path(), vo.checkpoint,
+				  r.until_ms, &cp))
 		goto out;
 	r.store = store;
+	r.span = !verb_checkpoint_whole(cp);
 	if (isatty(2))
 		fprintf(stderr, "%s: report: reading %s...\r", progname,
 			vigil_db_path());
@@ -672,7 +681,10 @@ int do_report(int argc, char **argv)
 		printf("%s/index.html\n", dir);
 	}
 	ret = fflush(stdout) ? EXIT_USAGE : EXIT_OK;
+	if (!ret && verb_checkpoint_commit(cp))
+		ret = EXIT_USAGE;
 out:
+	verb_checkpoint_free(cp);
 	report_free(&r);
 	vigil_store_close(store);
 	verb_opts_free(&vo);

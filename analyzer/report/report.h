@@ -102,7 +102,8 @@ struct report {
 	size_t ntop_aa;
 	struct top_row top_aa_opt[TOP_N];	/* the optional checks */
 	size_t ntop_aa_opt;
-	bool whole;		/* no --since, --until or --subject */
+	bool whole;		/* no --since, --until, --subject, --checkpoint */
+	bool span;		/* --checkpoint: the records after a cut-off */
 	char *first_node;	/* whole: the first record's node */
 	bool nodes_differ;
 	char *key;		/* scratch for "op access" */

@@ -19,6 +19,7 @@
 #include "verb_store.h"
 #include "nodes.h"
 #include "vigil.h"
+#include "checkpoint.h"
 
 struct runs {
 	const struct report *r;
@@ -99,7 +100,7 @@ int do_subjects(int argc, char **argv)
 {
 	static const char usage[] = "subjects [--db PATH] [--subject EXE]... "
 		"[--format text|json]\n"
-		"         [--node HOST]... [--all-nodes]\n"
+		"         [--node HOST]... [--all-nodes] [--checkpoint FILE]\n"
 		"  Every subject observed: its records, distinct accesses\n"
 		"  learned and would-be denials, runs (processes), uids,\n"
 		"  first and last record, and learning: converged (nothing\n"
@@ -108,18 +109,24 @@ int do_subjects(int argc, char **argv)
 		"  subject matches.\n"
 		"  --node HOST (repeatable, globs) or --all-nodes: which hosts'\n"
 		"  records (node=) to read; one of them is needed when the\n"
-		"  database holds several (docs/fleet.md).";
+		"  database holds several (docs/fleet.md).\n"
+		"  --checkpoint FILE: only the records newer than the cut-off\n"
+		"  FILE holds, per host (missing: all), as ausearch\n"
+		"  --checkpoint; FILE then holds the newest record read. The\n"
+		"  counts are then those of the new records.";
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "subject", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "node", required_argument, NULL, VERB_OPT_NODE },
 		{ "all-nodes", no_argument, NULL, VERB_OPT_ALL_NODES },
+		{ "checkpoint", required_argument, NULL, VERB_OPT_CHECKPOINT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { .since_ms = LLONG_MIN, .until_ms = LLONG_MAX };
 	struct vigil_store *store = NULL;
+	struct verb_checkpoint *cp = NULL;
 	struct runs x = { .r = &r };
 	const char *format = "text";
 	struct verb_opts vo;
@@ -147,9 +154,12 @@ int do_subjects(int argc, char **argv)
 	if (open_store_existing(vigil_db_path(), &store) ||
 	    verb_nodes(store, vigil_db_path(), &vo, false, NULL) ||
 	    verb_subjects_known(store, vigil_db_path(), vo.subjects,
-				vo.nsubjects))
+				vo.nsubjects) ||
+	    verb_checkpoint_begin(store, vigil_db_path(), vo.checkpoint,
+				  INT64_MAX, &cp))
 		goto out;
 	r.store = store;
+	r.span = !verb_checkpoint_whole(cp);
 	r.subjects = vo.subjects;
 	r.nsubjects = vo.nsubjects;
 	if (report_load(&r))
@@ -176,10 +186,15 @@ int do_subjects(int argc, char **argv)
 	}
 	ret = fflush(stdout) ? EXIT_USAGE : EXIT_OK;
 	if (!ret && !r.nsubj) {
-		p_err("no matches: no subject observed");
+		p_err(!verb_checkpoint_whole(cp) ?
+		      "no matches: no record since the checkpoint" :
+		      "no matches: no subject observed");
 		ret = EXIT_FINDING;
 	}
+	if (ret != EXIT_USAGE && verb_checkpoint_commit(cp))
+		ret = EXIT_USAGE;
 out:
+	verb_checkpoint_free(cp);
 	if (x.uids)
 		for (i = 0; i < r.exes.n; i++)
 			free(x.uids[i]);

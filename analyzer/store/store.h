@@ -224,6 +224,33 @@ int vigil_store_nodes(struct vigil_store *s,
  */
 int vigil_store_select_nodes(struct vigil_store *s, char *const *nodes,
 			     size_t n, bool local);
+/*
+ * The newest record (vigil's or foreign) of each node this handle reads
+ * (the hosts selected), none after until_ms: fn once per node, sorted.
+ * 0, fn's non-zero return, or -EIO.
+ */
+int vigil_store_cuts(struct vigil_store *s, int64_t until_ms,
+		     int (*fn)(void *ctx, const char *node, int64_t time_ms,
+			       int64_t serial),
+		     void *ctx);
+/*
+ * An incremental run's span of a node (--checkpoint): its records after
+ * (from_ms, from_serial) (-1, -1: all) and at or before (to_ms,
+ * to_serial), a record after another when its time is, or at the same
+ * time when its serial is.
+ */
+struct vigil_store_span {
+	const char *node;
+	int64_t from_ms, from_serial, to_ms, to_serial;
+};
+/*
+ * From now on, every read of this handle sees only the records (vigil's
+ * and foreign) in the span of their node, none of a node without one, and
+ * no kernel tuples (the kernel's table has no time and serial per
+ * access). Over the hosts selected, if any. 0 or -EIO.
+ */
+int vigil_store_select_span(struct vigil_store *s,
+			    const struct vigil_store_span *v, size_t n);
 
 /* store_boots.c: the boots told apart in the records (one machine's). */
 struct vigil_store_boot {

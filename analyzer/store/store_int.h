@@ -7,6 +7,8 @@
 #ifndef VIGIL_ANALYZER_STORE_INT_H
 #define VIGIL_ANALYZER_STORE_INT_H
 
+#include <stdbool.h>
+
 #include <sqlite3.h>
 
 /* The statements prepared once at open (store.c). */
@@ -46,6 +48,13 @@ static inline const char *store_col_text(sqlite3_stmt *st, int c)
 int store_one_row(struct vigil_store *s, const char *sql,
 		  const long long *binds, int nbind, long long *cols,
 		  int ncol);
+
+/*
+ * Make the temp views records and foreign_records again over the hosts
+ * and the span selected (store_nodes.c), records with generate --update's
+ * temp.vigil_aa_wd when aa_wd. 0 or -EIO.
+ */
+int store_records_views(struct vigil_store *s, bool aa_wd);
 
 /* Name the local host once (store_nodes.c), when opened to write. */
 int store_local_node_init(struct vigil_store *s);

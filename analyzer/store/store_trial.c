@@ -151,20 +151,6 @@ static const char *aa_exe_of(void *ctx, const char *label)
 	return NULL;
 }
 
-static bool nodes_selected(struct vigil_store *s)
-{
-	sqlite3_stmt *st;
-	bool yes;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_temp_master "
-			       "WHERE name = 'vigil_nodes_sel'", -1, &st,
-			       NULL) != SQLITE_OK)
-		return false;
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 static int run_sql(struct vigil_store *s, const char *sql)
 {
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ?
@@ -182,7 +168,6 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 		"'', 0, NULL, NULL)";
 	struct aa_exes x = { 0 };
 	sqlite3_stmt *q = NULL, *ins = NULL;
-	bool sel = nodes_selected(s);
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -260,16 +245,7 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 		free(a.object);
 	}
 	if (!rc)
-		rc = run_sql(s, "DROP VIEW IF EXISTS temp.records");
-	if (!rc)
-		rc = run_sql(s, sel ?
-			     "CREATE TEMP VIEW records AS SELECT * FROM "
-			     "main.records WHERE node IN (SELECT name FROM "
-			     "temp.vigil_nodes_sel) UNION ALL SELECT * FROM "
-			     "temp.vigil_aa_wd" :
-			     "CREATE TEMP VIEW records AS SELECT * FROM "
-			     "main.records UNION ALL SELECT * FROM "
-			     "temp.vigil_aa_wd");
+		rc = store_records_views(s, true);
 out:
 	sqlite3_finalize(q);
 	sqlite3_finalize(ins);
@@ -279,15 +255,10 @@ out:
 
 int vigil_store_apparmor_wd_end(struct vigil_store *s)
 {
-	bool sel = nodes_selected(s);
 	int rc = run_sql(s, "DROP VIEW IF EXISTS temp.records;"
 			 "DROP TABLE IF EXISTS temp.vigil_aa_wd");
 
-	if (!rc && sel)
-		rc = run_sql(s, "CREATE TEMP VIEW records AS SELECT * FROM "
-			     "main.records WHERE node IN (SELECT name FROM "
-			     "temp.vigil_nodes_sel)");
-	return rc;
+	return rc ? rc : store_records_views(s, false);
 }
 
 int vigil_store_apparmor_wd_rows(struct vigil_store *s,

@@ -456,6 +456,103 @@ k_ingest_auditd_conf() {
 	rm -rf "$d"
 }
 
+# report, subjects and diff --checkpoint FILE (ausearch's): the first run
+# reads every record and leaves the newest of each host in FILE; a later
+# one reads only the records after it, per host (two hosts' serials are
+# the same numbers); a damaged FILE is named with its line (exit 2) and
+# kept as it was.
+k_checkpoint_readers() {
+	local db=$cw/cpr.db cp=$cw/cpr.state d=$cw/cpr
+	rm -rf "$db"* "$cp" "$d"
+	mkdir -p "$d"
+	{
+		sed 's/^type=/node=web1 type=/' $fx/vigil-learn.log
+		sed 's/^type=/node=web2 type=/' $fx/vigil-learn.log
+	} > "$d/a.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/a.log"
+	expect_rc 0 "$VIGIL" --db "$db" generate --all-nodes
+	cp "$cw/o" "$d/c.policy"
+	expect_rc 0 "$VIGIL" --db "$db" subjects --all-nodes --format json --checkpoint "$cp"
+	[ "$(jq '[.subjects[].records] | add' "$cw/o")" = 38 ]
+	[ "$(grep -v '^#' "$cp")" = "$(printf 'web1 1796284357701 73\nweb2 1796284357701 73')" ]
+	# nothing new: no matches, the file as it was
+	cp "$cp" "$d/cp0"
+	expect_rc 1 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$cp"
+	grep -q '^vigil: subjects: no matches: no record since the checkpoint$' "$cw/e"
+	cmp "$cp" "$d/cp0"
+	# web1 later; web2 at its cut-off's time with the next serial, and
+	# again with the cut-off's own serial (an event read already)
+	{
+		sed 's/^type=/node=web1 type=/' $fx/vigil-generate.log | sed -n 1,2p
+		echo 'node=web2 type=KERNEL_OTHER msg=audit(1796284357.701:74): vigil=1 seq=2001 verdict=learned op=exec access=x uid=0 exe="/usr/bin/zsh" path="/usr/bin/z1" target=? pid=690 comm="zsh"'
+		echo 'node=web2 type=KERNEL_OTHER msg=audit(1796284357.701:73): vigil=1 seq=2002 verdict=learned op=exec access=x uid=0 exe="/usr/bin/old" path="/usr/bin/z2" target=? pid=691 comm="old"'
+	} > "$d/b.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/b.log"
+	expect_rc 0 "$VIGIL" --db "$db" subjects --all-nodes --format json --checkpoint "$cp"
+	[ "$(jq -r '[.subjects[] | "\(.exe):\(.records)"] | sort | join(" ")' "$cw/o")" = '/usr/bin/bash:2 /usr/bin/zsh:1' ]
+	[ "$(grep -v '^#' "$cp")" = "$(printf 'web1 1796290002502 502\nweb2 1796284357701 74')" ]
+	# report: --node moves that host's cut-off only; the next run of
+	# the same question reads nothing
+	printf '# hand made\nweb2 1796284357701 73\n' > "$d/cp2"
+	expect_rc 0 "$VIGIL" --db "$db" report --node web1 --format json --checkpoint "$d/cp2"
+	[ "$(jq .records "$cw/o")" = 22 ]
+	[ "$(grep -v '^#' "$d/cp2")" = "$(printf 'web1 1796290002502 502\nweb2 1796284357701 73')" ]
+	expect_rc 0 "$VIGIL" --db "$db" report --node web2 --format json --checkpoint "$d/cp2"
+	[ "$(jq -r '[.subjects[].exe] | join(" ")' "$cw/o")" = /usr/bin/zsh ]
+	expect_rc 0 "$VIGIL" --db "$db" report --all-nodes --format json --checkpoint "$d/cp2"
+	[ "$(jq .records "$cw/o")" = 0 ]
+	# diff: what the new records need, no rule called unused
+	expect_rc 1 "$VIGIL" --db "$db" diff --all-nodes --checkpoint "$d/cp3" "$d/c.policy"
+	grep -q 'allowed but never used' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" diff --all-nodes --checkpoint "$d/cp3" "$d/c.policy"
+	grep -q '^0 needed but missing since the checkpoint$' "$cw/o"
+	sed 's/^type=/node=web1 type=/' $fx/vigil-generate.log | sed -n 3,6p > "$d/c.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/c.log"
+	expect_rc 1 "$VIGIL" --db "$db" diff --all-nodes --checkpoint "$d/cp3" "$d/c.policy"
+	grep -q '^subject /usr/bin/demo ' "$cw/o"
+	grep -q '^2 needed but missing since the checkpoint$' "$cw/o"
+	not grep -q 'never used' "$cw/o"
+	grep -q '^web1 1796290006506 506$' "$d/cp3"
+	# a damaged file: FILE:LINE, exit 2, nothing read or written
+	printf 'web1 1796290002502 502\nweb2 17962843577O1 74\n' > "$d/bad"
+	cp "$d/bad" "$d/bad0"
+	expect_rc 2 "$VIGIL" --db "$db" report --all-nodes --format text --checkpoint "$d/bad"
+	grep -q "^vigil: report: --checkpoint $d/bad:2: not 'NODE TIME_MS SERIAL'\$" "$cw/e"
+	[ ! -s "$cw/o" ]
+	cmp "$d/bad" "$d/bad0"
+	printf '# two\nweb1 1 1\n\nweb1 2 2\n' > "$d/bad"
+	expect_rc 2 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$d/bad"
+	grep -q "^vigil: subjects: --checkpoint $d/bad:4: NODE twice\$" "$cw/e"
+	printf 'web1 1 1 1\n' > "$d/bad"
+	expect_rc 2 "$VIGIL" --db "$db" diff --all-nodes --checkpoint "$d/bad" "$d/c.policy"
+	grep -q "^vigil: diff: --checkpoint $d/bad:1: not 'NODE TIME_MS SERIAL'\$" "$cw/e"
+	expect_rc 2 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$d/none/cp"
+	grep -q "^vigil: subjects: --checkpoint $d/none/cp: No such file or directory\$" "$cw/e"
+	rm -rf "$db"* "$cp" "$d"
+}
+
+# A host's name is written so that the file reads back: records without
+# node= as -, a space or a control byte (and a host named -) as \ooo.
+k_checkpoint_names() {
+	local db=$cw/cpn.db d=$cw/cpn
+	rm -rf "$db"* "$d"
+	mkdir -p "$d"
+	{
+		cat $fx/vigil-learn.log
+		sed 's/^type=/node=- type=/' $fx/vigil-learn.log
+		sed 's/^type=/node=a\\b type=/' $fx/vigil-learn.log
+	} > "$d/a.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$d/a.log"
+	[ "$(count "$db" 'SELECT count(DISTINCT node) FROM records')" = 3 ]
+	expect_rc 0 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$d/cp"
+	[ "$(grep -v '^#' "$d/cp")" = "$(printf -- '- 1796284357701 73\n\\055 1796284357701 73\na\\134b 1796284357701 73')" ]
+	expect_rc 1 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$d/cp"
+	printf 'a\\9b 1 1\n' > "$d/bad"
+	expect_rc 2 "$VIGIL" --db "$db" subjects --all-nodes --checkpoint "$d/bad"
+	grep -q "^vigil: subjects: --checkpoint $d/bad:1: NODE: a byte not printable ASCII or a bad" "$cw/e"
+	rm -rf "$db"* "$d"
+}
+
 t_cli k_readonly_no_wal k_readonly_no_wal
 t_cli k_port_leading_zero k_port_leading_zero
 t_cli k_repeated_block k_repeated_block
@@ -478,3 +575,5 @@ t_cli k_trial_report_json k_trial_report_json
 t_cli k_completion_format k_completion_format
 t_cli k_ingest_checkpoint k_ingest_checkpoint
 t_cli k_ingest_auditd_conf k_ingest_auditd_conf
+t_cli k_checkpoint_readers k_checkpoint_readers
+t_cli k_checkpoint_names k_checkpoint_names
