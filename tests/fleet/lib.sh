@@ -115,7 +115,6 @@ EOC
 # with "listing" (web2's work) the listing of files/ too (its names, or
 # the status when it fails); with WEB_SHADOW set, shadow; stop it.
 web_work() {
-	local pid
 	$httpd -f $w/lighttpd.conf || { echo "start failed"; return 1; }
 	for _ in $(seq 100); do
 		curl -s -o /dev/null http://127.0.0.1/ && break
@@ -129,13 +128,24 @@ web_work() {
 	fi
 	[ -z "${WEB_SHADOW:-}" ] ||
 		curl -s -o /dev/null -w 'shadow %{http_code}\n' http://127.0.0.1/shadow
-	pid=$(cat $w/run/lighttpd.pid 2>/dev/null) && kill "$pid" 2>/dev/null
-	for _ in $(seq 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	rm -f $w/run/lighttpd.pid
+	http_stop
 }
 
 # aa_profile DIR: the AppArmor profile file vigil's export wrote for $httpd.
 aa_profile() { echo "$1/$(echo "${httpd#/}" | tr / .)"; }
+
+# web_enforced PROFILE WANT [listing]: the fleet's AppArmor profile
+# enforced: lighttpd's work gives WANT (its output while learning), its
+# /etc/shadow variant 403, and AppArmor denies nothing else; unloaded after.
+web_enforced() {
+	local s0
+	t_ok "apparmor_parser -r the fleet's profile" apparmor_parser -r -K "$1"
+	s0=$(audit_serial)
+	t_is "lighttpd confined by the fleet's profile: same output" "$(web_work ${3:-})" "$2"
+	t_match "lighttpd's /etc/shadow: 403 under it" "$(WEB_SHADOW=1 web_work ${3:-})" 'shadow 403'
+	vigil_settle
+	t_is "AppArmor denied only /etc/shadow" \
+		"$(audit_since "$s0" 'apparmor="DENIED"' | grep -vc 'name="/etc/shadow"')" 0
+	audit_since "$s0" 'apparmor="DENIED"' | head -n 10 | while read -r l; do t_diag "$l"; done
+	apparmor_parser -R "$1" 2>/dev/null
+}
