@@ -116,10 +116,18 @@ t_ok "vigil export --to selinux CANDIDATE" "$vigil" export --to selinux -o $w/se
 t_is "the export's module is not permissive" "$(grep -c '^permissive ' $w/se/$mod.te)" 0
 t_ok "semodule -i installs the compiled module" semodule -i $w/se/$mod.pp
 t_ok "restorecon labels the program" restorecon -F $httpd
+# the files it writes have types of its module (its .fc): restorecon
+# labels those there; one it creates gets its type by a type_transition
+t_ok "restorecon labels the logs it writes" restorecon -F $w/log/access.log $w/log/error.log
+t_is "... with its own type ${mod}_log_t (not tmp_t: every file in /tmp)" \
+	"$(stat -c %C $w/log/access.log | cut -d: -f3)" ${mod}_log_t
+rm -f $w/log/error.log
 t_ok "setenforce 1" setenforce 1
 s0=$(audit_serial)
 out_enf=$(http_work as_admin)
 vigil_settle
+t_is "the log it created enforced got ${mod}_log_t (type_transition)" \
+	"$(stat -c %C $w/log/error.log 2>&1 | cut -d: -f3)" ${mod}_log_t
 # the trial predicts enforcement: every TYPE:CLASS the domain is denied
 # now is one the trial's report listed
 avc_denied $s0 $dom | sed 's/.* tcontext=[^:]*:[^:]*:\([^:]*\):[^ ]* tclass=\([^ ]*\).*/\1:\2/' |
