@@ -815,7 +815,62 @@ static const char *se_sock_class(const char *family, const char *type)
 	return NULL;
 }
 
-static int se_net(struct se *s, const struct vigil_rule *r)
+static char *se_ident(const char *exe);
+
+/*
+ * The domain of the peer a unix socket connect reaches: the subject of
+ * this export that binds that address (same family and type), whose
+ * domain its own module declares ("self" for this subject). NULL with
+ * *rc 0: no subject here binds it.
+ */
+static char *se_peer_domain(const struct se *s,
+			    const struct vigil_ruleset *rs,
+			    const struct net_obj *to, int *rc)
+{
+	size_t i, j;
+	char *id, *dom = NULL;
+
+	*rc = 0;
+	for (i = 0; rs && i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+
+		for (j = 0; j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+			struct net_obj no;
+			bool same;
+
+			if (r->class != VIGIL_CLASS_NET ||
+			    !(r->access & VIGIL_NET_BIND) ||
+			    net_obj_parse(r, &no))
+				continue;
+			same = no.family && no.type && no.addr &&
+			       !strcmp(no.family, to->family) &&
+			       !strcmp(no.type, to->type) &&
+			       !strcmp(no.addr, to->addr);
+			net_obj_free(&no);
+			if (!same)
+				continue;
+			id = se_ident(sr->exe);
+			if (!id || asprintf(&dom, "vigil_%s_t", id) < 0) {
+				free(id);
+				*rc = -ENOMEM;
+				return NULL;
+			}
+			free(id);
+			if (!strcmp(dom, s->domain)) {
+				free(dom);
+				dom = strdup("self");
+				if (!dom)
+					*rc = -ENOMEM;
+			}
+			return dom;
+		}
+	}
+	return NULL;
+}
+
+static int se_net(struct se *s, const struct vigil_ruleset *rs,
+		  const struct vigil_rule *r)
 {
 	const char *cls;
 	struct net_obj no;
@@ -896,9 +951,22 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 			rc = se_ancestors(s, no.addr);
 		if (!rc)
 			rc = se_walk(s, no.addr);
-		if (!rc && (r->access & VIGIL_NET_CONNECT))
-			rc = note_rule(s->left, r, "connectto needs the "
-				       "domain of the peer: not written");
+		if (!rc && (r->access & VIGIL_NET_CONNECT)) {
+			/* the peer's domain, when a subject here binds
+			 * the address: connectto (stream), sendto (dgram) */
+			char *peer = se_peer_domain(s, rs, &no, &rc);
+
+			if (peer)
+				rc = se_allow(s, peer, cls,
+					      strcmp(cls, "unix_dgram_socket") ?
+					      "connectto" : "sendto");
+			else if (!rc)
+				rc = note_rule(s->left, r, "connectto needs "
+					       "the domain of the peer (no "
+					       "subject here binds it): not "
+					       "written");
+			free(peer);
+		}
 	}
 out:
 	net_obj_free(&no);
@@ -939,7 +1007,7 @@ static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
 	case VIGIL_CLASS_FILE:
 		return se_file(s, r);
 	case VIGIL_CLASS_NET:
-		return se_net(s, r);
+		return se_net(s, rs, r);
 	case VIGIL_CLASS_CAP:
 		rc = export_caps(r, caps);
 		if (rc == -EINVAL)
@@ -1204,7 +1272,9 @@ static const char *const se_general[] = {
 	"folders search (vigil records the path a link resolves to, not "
 	"the link)",
 	"sockets: create read write getattr setattr getopt setopt shutdown "
-	"plus the operations seen (bind connect listen accept); a TCP or "
+	"plus the operations seen (bind connect listen accept); a unix "
+	"socket another subject here binds: connectto (sendto for "
+	"datagrams) on that subject's domain; a TCP or "
 	"UDP port bound or connected to: name_bind or name_connect on the "
 	"port's type in the binary policy beside the file contexts "
 	"(portcon, as semanage port -l lists them), node_bind on every "

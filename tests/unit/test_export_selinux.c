@@ -400,6 +400,77 @@ static void test_selinux_own_files(void **state)
 	tdir_rm(&d);
 }
 
+/*
+ * A unix socket connect reaches a peer: when a subject of the export
+ * binds that address, its domain is the peer's, and the connect gets
+ * connectto on it (sendto for a datagram socket); a socket no subject
+ * here binds stays noted (issue 27).
+ */
+static void test_selinux_connectto(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
+	sr = add_subject(&rs, "/usr/sbin/demod");
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_BIND |
+		 VIGIL_NET_LISTEN | VIGIL_NET_ACCEPT,
+		 "unix:stream:/run/demod.sock", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_BIND,
+		 "unix:dgram:/run/demod.dgram", false);
+	sr = add_subject(&rs, "/usr/bin/democli");
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/run/demod.sock", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:dgram:/run/demod.dgram", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/run/other.sock", false);
+	/* the same address as a datagram socket: not the stream peer's */
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:dgram:/run/demod.sock", false);
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_democli.te", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\nallow vigil_usr_bin_democli_t "
+				   "vigil_usr_sbin_demod_t:unix_stream_socket "
+				   "{ connectto };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_democli_t "
+				   "vigil_usr_sbin_demod_t:unix_dgram_socket "
+				   "{ sendto };\n"));
+	assert_true(contains(text, "\ttype vigil_usr_sbin_demod_t;\n"));
+	/* the socket no subject binds, and the datagram one at the
+	 * stream's address: noted, nothing written for them */
+	assert_true(contains(text, "unix:stream:/run/other.sock: connectto "
+				   "needs the domain of the peer (no subject "
+				   "here binds it)"));
+	assert_true(contains(text, "unix:dgram:/run/demod.sock: connectto "
+				   "needs the domain of the peer"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_sbin_demod.te", d.path);
+	text = slurp(path);
+	assert_false(strstr(text, "{ connectto }"));
+	free(text);
+	/* the two modules link together into a copy of the policy */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_sbin_demod.pp -i %s/vigil_usr_bin_democli.pp",
+	       d.path, d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_selinux_avc),
 		cmocka_unit_test(test_selinux_walk),
 		cmocka_unit_test(test_selinux_own_files),
+		cmocka_unit_test(test_selinux_connectto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
