@@ -70,6 +70,10 @@ struct se {
 	size_t nown_types;
 	struct se_own *own;
 	size_t nown;
+	/* the rule being written may give its file a private type: the
+	 * subject's own rule, and no other domain runs its code */
+	bool own_ok;
+	const struct export_ctx *c;
 };
 
 /* A symbolic link and the path it resolves to on this machine. */
@@ -450,13 +454,27 @@ static char *se_own_type(const struct se *s, const char *path,
 	static const char *const roots[] = { "/var/", "/run/", "/tmp/",
 					     "/srv/" };
 	const char *base = strrchr(path, '/'), *kind = "var", *p;
-	size_t i, blen;
+	size_t i, j, blen;
 	char *t;
 
-	if (!(acc & (VIGIL_FILE_W | VIGIL_FILE_A | VIGIL_FILE_T |
+	if (!s->own_ok ||
+	    !(acc & (VIGIL_FILE_W | VIGIL_FILE_A | VIGIL_FILE_T |
 		     VIGIL_FILE_C)) ||
 	    (exists && !S_ISREG(mode)) || !base)
 		return NULL;
+	/* a file another subject names too keeps its folder's type: one
+	 * .fc entry would label it for one module only */
+	for (i = 0; s->c && i < s->c->rs->nsubjects; i++) {
+		const struct vigil_subject_rules *o = &s->c->rs->subjects[i];
+
+		if (i == s->c->self)
+			continue;
+		for (j = 0; j < o->nrules; j++)
+			if (o->rules[j].class == VIGIL_CLASS_FILE &&
+			    o->rules[j].object &&
+			    !strcmp(o->rules[j].object, path))
+				return NULL;
+	}
 	base++;
 	blen = strlen(base);
 	if (!blen || !strcmp(base, ".") || !strcmp(base, "..") ||
@@ -1005,6 +1023,18 @@ static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
 
 	switch (r->class) {
 	case VIGIL_CLASS_FILE:
+		/* private types for the subject's own rules only, when no
+		 * other subject's domain runs its code (a parent, a via
+		 * block's): the rules of the children it runs are written
+		 * into this domain too */
+		s->c = c;
+		s->own_ok = r >= c->sr->rules &&
+			    r < c->sr->rules + c->sr->nrules;
+		for (i = 0; s->own_ok && c->reach &&
+			    (size_t)i < rs->nsubjects; i++)
+			if ((size_t)i != c->self &&
+			    c->reach[(size_t)i * rs->nsubjects + c->self])
+				s->own_ok = false;
 		return se_file(s, r);
 	case VIGIL_CLASS_NET:
 		return se_net(s, rs, r);

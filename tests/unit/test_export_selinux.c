@@ -320,6 +320,17 @@ static void test_selinux_own_files(void **state)
 	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/dev/null", false);
 	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/var/log/demo-own/read.log",
 		 false);
+	/* shared: a file another subject reads, a file its child writes
+	 * (the child runs in its domain too) */
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/var/lib/demo-own/shared",
+		 false);
+	add_child(sr, "/usr/bin/demo-kid");
+	sr = add_subject(&rs, "/usr/bin/demo-kid");
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C), "/var/log/demo-own/kid.log",
+		 false);
+	sr = add_subject(&rs, "/usr/bin/demo-other");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/var/lib/demo-own/shared",
+		 false);
 #undef F
 	tdir_make(&d);
 	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
@@ -368,6 +379,12 @@ static void test_selinux_own_files(void **state)
 				   "null_device_t:chr_file { append getattr "
 				   "open read write };\n"));
 	assert_false(strstr(text, "b c.log\""));
+	assert_false(strstr(text, "\"kid.log\""));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo_kid.te", d.path);
+	text = slurp(path);
+	assert_false(strstr(text, "\"kid.log\""));
+	assert_false(strstr(text, "_log_t, file_type"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.fc", d.path);
 	text = slurp(path);
@@ -381,6 +398,8 @@ static void test_selinux_own_files(void **state)
 	assert_true(contains(text, "\n/tmp/demo-own/out\\.txt\t--\tsystem_u:"
 				   "object_r:vigil_usr_bin_demo_tmp_t:s0\n"));
 	assert_false(strstr(text, "read\\.log"));
+	assert_false(strstr(text, "kid\\.log"));
+	assert_false(strstr(text, "shared"));
 	assert_false(strstr(text, "/dev/null"));
 	free(text);
 	/* it links into a copy of the installed reference policy, and the
