@@ -64,11 +64,30 @@ struct se {
 	struct se_alias *aliases;
 	size_t naliases;
 	bool labels;		/* SELinux runs here: files' own labels */
+	/* the files it writes under /var, /run, /tmp, /srv: their
+	 * private types (declared), .fc entries, type transitions */
+	char **own_types;
+	size_t nown_types;
+	struct se_own *own;
+	size_t nown;
+	/* the rule being written may give its file a private type: the
+	 * subject's own rule, and no other domain runs its code */
+	bool own_ok;
+	const struct export_ctx *c;
 };
 
 /* A symbolic link and the path it resolves to on this machine. */
 struct se_alias {
 	char *link, *target;
+};
+
+/*
+ * A file the program writes, given a private type of its module: its
+ * path (the .fc labels it), the type, and when the program creates it,
+ * the type of its folder for the named type_transition.
+ */
+struct se_own {
+	char *path, *type, *parent, *name;
 };
 
 static int strv_add_once(char ***v, size_t *n, const char *s)
@@ -421,11 +440,126 @@ static void se_perms_for_class(char *perms, const char *class)
 }
 
 /*
+ * The private type of a file the program writes (access: w, a, t or c),
+ * named by a literal path under the folders of variable data (/var,
+ * /run, /tmp, /srv) that is a regular file here or does not exist, its
+ * name plain enough for a type_transition ("access.log"): its module's
+ * vigil_ID_KIND_t, KIND log (a .log name, or beneath /var/log or a
+ * folder log or logs), run (a .pid name, beneath /run or a folder run),
+ * tmp (beneath /tmp or /var/tmp) or var. NULL: not such a file.
+ */
+static char *se_own_type(const struct se *s, const char *path,
+			 uint64_t acc, bool exists, mode_t mode)
+{
+	static const char *const roots[] = { "/var/", "/run/", "/tmp/",
+					     "/srv/" };
+	const char *base = strrchr(path, '/'), *kind = "var", *p;
+	size_t i, j, blen;
+	char *t;
+
+	if (!s->own_ok ||
+	    !(acc & (VIGIL_FILE_W | VIGIL_FILE_A | VIGIL_FILE_T |
+		     VIGIL_FILE_C)) ||
+	    (exists && !S_ISREG(mode)) || !base)
+		return NULL;
+	/* a file another subject names too keeps its folder's type: one
+	 * .fc entry would label it for one module only */
+	for (i = 0; s->c && i < s->c->rs->nsubjects; i++) {
+		const struct vigil_subject_rules *o = &s->c->rs->subjects[i];
+
+		if (i == s->c->self)
+			continue;
+		for (j = 0; j < o->nrules; j++)
+			if (o->rules[j].class == VIGIL_CLASS_FILE &&
+			    o->rules[j].object &&
+			    !strcmp(o->rules[j].object, path))
+				return NULL;
+	}
+	base++;
+	blen = strlen(base);
+	if (!blen || !strcmp(base, ".") || !strcmp(base, "..") ||
+	    base[0] == '-' || blen > 200)
+		return NULL;
+	for (p = base; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		      *p == '-' || *p == '+'))
+			return NULL;
+	for (i = 0; i < ARRAY_SIZE(roots); i++)
+		if (!strncmp(path, roots[i], strlen(roots[i])))
+			break;
+	if (i == ARRAY_SIZE(roots) || strstr(path, "/../") ||
+	    strstr(path, "/./") || strstr(path, "//"))
+		return NULL;
+	if ((blen > 4 && !strcmp(base + blen - 4, ".log")) ||
+	    !strncmp(path, "/var/log/", 9) || strstr(path, "/log/") ||
+	    strstr(path, "/logs/"))
+		kind = "log";
+	else if ((blen > 4 && !strcmp(base + blen - 4, ".pid")) ||
+		 !strncmp(path, "/run/", 5) || strstr(path, "/run/"))
+		kind = "run";
+	else if (!strncmp(path, "/tmp/", 5) || !strncmp(path, "/var/tmp/", 9))
+		kind = "tmp";
+	if (asprintf(&t, "vigil_%s_%s_t", s->id, kind) < 0)
+		return NULL;
+	return t;
+}
+
+/* Record path's private type: declared once, one .fc entry, and its
+ * named type_transition in the folder's type parent (NULL: none). */
+static int se_own_add(struct se *s, const char *path, const char *type,
+		      const char *parent)
+{
+	struct se_own *o;
+	const char *name = strrchr(path, '/') + 1;
+	size_t i;
+	int rc = strv_add_once(&s->own_types, &s->nown_types, type);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < s->nown; i++) {
+		o = &s->own[i];
+		/* one entry a path; one transition a folder type and name
+		 * (checkmodule refuses two) */
+		if (!strcmp(o->path, path) && (!parent || (o->parent &&
+		    !strcmp(o->parent, parent))))
+			return 0;
+		if (parent && o->parent && !strcmp(o->parent, parent) &&
+		    !strcmp(o->name, name))
+			parent = NULL;
+	}
+	o = realloc(s->own, (s->nown + 1) * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	s->own = o;
+	o = &s->own[s->nown++];
+	o->path = strdup(path);
+	o->type = strdup(type);
+	o->name = strdup(name);
+	o->parent = parent ? strdup(parent) : NULL;
+	if (!o->path || !o->type || !o->name || (parent && !o->parent))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Was type declared by this module (the domain's own types)? */
+static bool se_own_declared(const struct se *s, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < s->nown_types; i++)
+		if (!strcmp(s->own_types[i], type))
+			return true;
+	return false;
+}
+
+/*
  * Rules for access to path. glob: path is the folder of a glob, so
  * what is beneath it (same type, as new files inherit it) gets the file
  * permissions too. Return 0, 1 (no file context), -errno.
  */
-static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
+static int se_path(struct se *s, const char *path, uint64_t acc, bool glob,
+		   bool literal)
 {
 	struct stat st;
 	bool exists = !stat(path, &st);
@@ -433,7 +567,7 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 	mode_t mode = exists ? st.st_mode & S_IFMT : S_IFREG;
 	const char *class = se_file_class(mode);
 	char perms[256], dperms[128] = "";
-	char *t, *lt, *pt = NULL, *parent = NULL;
+	char *t, *lt, *pt = NULL, *parent = NULL, *own = NULL, *plt = NULL;
 	int rc;
 
 	t = se_type(s, path, mode, &rc);
@@ -441,6 +575,20 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 		return rc ? rc : 1;
 	se_file_perms(acc, perms);
 	se_perms_for_class(perms, class);
+	/* a file it writes: its own type, not the folder's (every file
+	 * of that type) */
+	own = literal && !glob ? se_own_type(s, path, acc, exists, mode) :
+				 NULL;
+	if (own) {
+		rc = se_allow(s, own, "file", perms);
+		lt = NULL;
+		/* gone by now: it may have been a folder (mkdir, rmdir) */
+		if (!rc && !exists && (acc & VIGIL_FILE_C))
+			rc = se_allow(s, t, "dir", "create getattr");
+		if (!rc && !exists && (acc & VIGIL_FILE_D))
+			rc = se_allow(s, t, "dir", "rmdir getattr");
+		goto parent;
+	}
 	/* the label the file has here, when it is not the file contexts'
 	 * (made by another domain: user_tmp_t where they say tmp_t): the
 	 * program opens it with that label on the next run */
@@ -486,9 +634,13 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 		rc = se_allow(s, t, "dir", "create getattr");
 	if (!rc && !exists && (acc & VIGIL_FILE_D))
 		rc = se_allow(s, t, "dir", "rmdir getattr");
+parent:
 	if (!rc && !glob &&
 	    (acc & (VIGIL_FILE_C | VIGIL_FILE_D | VIGIL_FILE_L))) {
 		const char *sl = strrchr(path, '/');
+		const char *dp = acc & VIGIL_FILE_D ?
+				 "search write add_name remove_name" :
+				 "search write add_name";
 
 		parent = strndup(path, sl && sl != path ? (size_t)(sl - path) :
 							  1);
@@ -498,10 +650,22 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob)
 		}
 		pt = se_type(s, parent, S_IFDIR, &rc);
 		if (pt)
-			rc = se_allow(s, pt, "dir", acc & VIGIL_FILE_D ?
-				      "search write add_name remove_name" :
-				      "search write add_name");
+			rc = se_allow(s, pt, "dir", dp);
+		/* the folder's own label here, when not the file
+		 * contexts' type: a file created there gets the private
+		 * type by a transition from that type too */
+		plt = own && !rc ? se_label_type(s, parent) : NULL;
+		if (plt && pt && !strcmp(plt, pt)) {
+			free(plt);
+			plt = NULL;
+		}
+		if (plt)
+			rc = se_allow(s, plt, "dir", dp);
 	}
+	if (own && !rc)
+		rc = se_own_add(s, path, own, (acc & VIGIL_FILE_C) ? pt : NULL);
+	if (own && !rc && plt && (acc & VIGIL_FILE_C))
+		rc = se_own_add(s, path, own, plt);
 	if (!rc)
 		rc = se_ancestors(s, path);
 	if (!rc)
@@ -510,6 +674,8 @@ out:
 	free(lt);
 	free(parent);
 	free(pt);
+	free(plt);
+	free(own);
 	free(t);
 	return rc;
 }
@@ -526,11 +692,12 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 			      &path, &lit);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	rc = se_path(s, path, r->access, !lit);
+	rc = se_path(s, path, r->access, !lit, lit);
 	/* A glob: the types of what was observed, and of its folder. */
 	for (i = 0; !lit && rc >= 0 && i < r->nexamples; i++)
 		if (r->examples[i] && r->examples[i][0] == '/')
-			rc = se_path(s, r->examples[i], r->access, false);
+			rc = se_path(s, r->examples[i], r->access, false,
+				     false);
 	if (rc == 1)
 		rc = note_rule(s->left, r, "no file context for it in the "
 			       "installed policy (left out)");
@@ -666,7 +833,62 @@ static const char *se_sock_class(const char *family, const char *type)
 	return NULL;
 }
 
-static int se_net(struct se *s, const struct vigil_rule *r)
+static char *se_ident(const char *exe);
+
+/*
+ * The domain of the peer a unix socket connect reaches: the subject of
+ * this export that binds that address (same family and type), whose
+ * domain its own module declares ("self" for this subject). NULL with
+ * *rc 0: no subject here binds it.
+ */
+static char *se_peer_domain(const struct se *s,
+			    const struct vigil_ruleset *rs,
+			    const struct net_obj *to, int *rc)
+{
+	size_t i, j;
+	char *id, *dom = NULL;
+
+	*rc = 0;
+	for (i = 0; rs && i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+
+		for (j = 0; j < sr->nrules; j++) {
+			const struct vigil_rule *r = &sr->rules[j];
+			struct net_obj no;
+			bool same;
+
+			if (r->class != VIGIL_CLASS_NET ||
+			    !(r->access & VIGIL_NET_BIND) ||
+			    net_obj_parse(r, &no))
+				continue;
+			same = no.family && no.type && no.addr &&
+			       !strcmp(no.family, to->family) &&
+			       !strcmp(no.type, to->type) &&
+			       !strcmp(no.addr, to->addr);
+			net_obj_free(&no);
+			if (!same)
+				continue;
+			id = se_ident(sr->exe);
+			if (!id || asprintf(&dom, "vigil_%s_t", id) < 0) {
+				free(id);
+				*rc = -ENOMEM;
+				return NULL;
+			}
+			free(id);
+			if (!strcmp(dom, s->domain)) {
+				free(dom);
+				dom = strdup("self");
+				if (!dom)
+					*rc = -ENOMEM;
+			}
+			return dom;
+		}
+	}
+	return NULL;
+}
+
+static int se_net(struct se *s, const struct vigil_ruleset *rs,
+		  const struct vigil_rule *r)
 {
 	const char *cls;
 	struct net_obj no;
@@ -747,9 +969,22 @@ static int se_net(struct se *s, const struct vigil_rule *r)
 			rc = se_ancestors(s, no.addr);
 		if (!rc)
 			rc = se_walk(s, no.addr);
-		if (!rc && (r->access & VIGIL_NET_CONNECT))
-			rc = note_rule(s->left, r, "connectto needs the "
-				       "domain of the peer: not written");
+		if (!rc && (r->access & VIGIL_NET_CONNECT)) {
+			/* the peer's domain, when a subject here binds
+			 * the address: connectto (stream), sendto (dgram) */
+			char *peer = se_peer_domain(s, rs, &no, &rc);
+
+			if (peer)
+				rc = se_allow(s, peer, cls,
+					      strcmp(cls, "unix_dgram_socket") ?
+					      "connectto" : "sendto");
+			else if (!rc)
+				rc = note_rule(s->left, r, "connectto needs "
+					       "the domain of the peer (no "
+					       "subject here binds it): not "
+					       "written");
+			free(peer);
+		}
 	}
 out:
 	net_obj_free(&no);
@@ -788,9 +1023,21 @@ static int se_rule(struct export_ctx *c, const struct vigil_rule *r)
 
 	switch (r->class) {
 	case VIGIL_CLASS_FILE:
+		/* private types for the subject's own rules only, when no
+		 * other subject's domain runs its code (a parent, a via
+		 * block's): the rules of the children it runs are written
+		 * into this domain too */
+		s->c = c;
+		s->own_ok = r >= c->sr->rules &&
+			    r < c->sr->rules + c->sr->nrules;
+		for (i = 0; s->own_ok && c->reach &&
+			    (size_t)i < rs->nsubjects; i++)
+			if ((size_t)i != c->self &&
+			    c->reach[(size_t)i * rs->nsubjects + c->self])
+				s->own_ok = false;
 		return se_file(s, r);
 	case VIGIL_CLASS_NET:
-		return se_net(s, r);
+		return se_net(s, rs, r);
 	case VIGIL_CLASS_CAP:
 		rc = export_caps(r, caps);
 		if (rc == -EINVAL)
@@ -876,6 +1123,20 @@ static void se_reset(struct se *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;
+	for (i = 0; i < s->nown_types; i++)
+		free(s->own_types[i]);
+	free(s->own_types);
+	s->own_types = NULL;
+	s->nown_types = 0;
+	for (i = 0; i < s->nown; i++) {
+		free(s->own[i].path);
+		free(s->own[i].type);
+		free(s->own[i].parent);
+		free(s->own[i].name);
+	}
+	free(s->own);
+	s->own = NULL;
+	s->nown = 0;
 	free(s->id);
 	free(s->mod);
 	free(s->domain);
@@ -941,7 +1202,8 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 		qsort(s->v[i].perms, s->v[i].nperms, sizeof(char *), str_cmp);
 		if (strcmp(s->v[i].type, "self") &&
 		    strcmp(s->v[i].type, s->domain) &&
-		    strcmp(s->v[i].type, s->exec_type))
+		    strcmp(s->v[i].type, s->exec_type) &&
+		    !se_own_declared(s, s->v[i].type))
 			rc = strv_add_once(&types, &nt, s->v[i].type);
 		if (!rc)
 			rc = strv_add_once(&classes, &nc, s->v[i].class);
@@ -984,6 +1246,10 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 	if (s->permissive)
 		fprintf(f, "# vigil trial: denials logged, not enforced\n"
 			"permissive %s;\n", s->domain);
+	if (s->nown_types)
+		qsort(s->own_types, s->nown_types, sizeof(char *), str_cmp);
+	for (i = 0; i < s->nown_types; i++)
+		fprintf(f, "type %s, file_type;\n", s->own_types[i]);
 	fputc('\n', f);
 	for (i = 0; i < s->n; i++) {
 		fprintf(f, "allow %s %s:%s {", s->domain, s->v[i].type,
@@ -992,6 +1258,13 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 			fprintf(f, " %s", s->v[i].perms[j]);
 		fputs(" };\n", f);
 	}
+	/* the files it creates get their private type, as restorecon
+	 * gives it to those already there */
+	for (i = 0; i < s->nown; i++)
+		if (s->own[i].parent)
+			fprintf(f, "type_transition %s %s:file %s \"%s\";\n",
+				s->domain, s->own[i].parent, s->own[i].type,
+				s->own[i].name);
 	se_transitions(s, f);
 out:
 	for (i = 0; i < nt; i++)
@@ -1007,7 +1280,13 @@ static const char *const se_general[] = {
 	"paths are mapped to types with the installed policy's file "
 	"contexts (selabel_lookup); a path without one gets its folder's "
 	"type (what a new file inherits); no type is invented but the "
-	"subject's domain, declared here",
+	"subject's domain and its own files' types, declared here",
+	"a file it writes (w, a, t, c) named by a literal path under /var, "
+	"/run, /tmp or /srv gets a private type of the module instead of "
+	"its folder's (vigil_NAME_log_t for logs, _run_t, _tmp_t, _var_t): "
+	"the .fc labels it (restorecon), a type_transition with its name "
+	"gives it to the file when the program creates it; the folder's "
+	"type keeps search write add_name (remove_name)",
 	"file letters: r->read open getattr, w and t->write append open, "
 	"a->append open, x->execute execute_no_trans read open map, "
 	"m->map execute read open, c->create (and add_name on the "
@@ -1023,7 +1302,9 @@ static const char *const se_general[] = {
 	"folders search (vigil records the path a link resolves to, not "
 	"the link)",
 	"sockets: create read write getattr setattr getopt setopt shutdown "
-	"plus the operations seen (bind connect listen accept); a TCP or "
+	"plus the operations seen (bind connect listen accept); a unix "
+	"socket another subject here binds: connectto (sendto for "
+	"datagrams) on that subject's domain; a TCP or "
 	"UDP port bound or connected to: name_bind or name_connect on the "
 	"port's type in the binary policy beside the file contexts "
 	"(portcon, as semanage port -l lists them), node_bind on every "
@@ -1108,18 +1389,11 @@ static int se_subject_begin(struct export_ctx *c)
  * digits, '/', '_' and '-' is escaped ("\\." or "\\xHH"), so no name
  * can add a line or a pattern of its own.
  */
-static char *se_fc(const struct se *s)
+static void se_fc_path(FILE *f, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
 	const unsigned char *p;
-	FILE *f = open_memstream(&buf, &len);
 
-	if (!f)
-		return NULL;
-	fprintf(f, "# file context of vigil subject %s's program: restorecon "
-		"labels it, and running it enters %s\n", s->id, s->domain);
-	for (p = (const unsigned char *)s->exe; *p; p++) {
+	for (p = (const unsigned char *)path; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || *p == '/' || *p == '_' ||
 		    *p == '-')
@@ -1129,7 +1403,30 @@ static char *se_fc(const struct se *s)
 		else
 			fprintf(f, "\\x%02x", *p);
 	}
+}
+
+static char *se_fc(const struct se *s)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "# file context of vigil subject %s's program: restorecon "
+		"labels it, and running it enters %s\n", s->id, s->domain);
+	se_fc_path(f, s->exe);
 	fprintf(f, "\t--\tsystem_u:object_r:%s:s0\n", s->exec_type);
+	if (s->nown)
+		fprintf(f, "# the files it writes, each with a private type of "
+			"this module: restorecon labels them, and those it "
+			"creates get it by a type_transition\n");
+	for (i = 0; i < s->nown; i++) {
+		if (i && !strcmp(s->own[i].path, s->own[i - 1].path))
+			continue;
+		se_fc_path(f, s->own[i].path);
+		fprintf(f, "\t--\tsystem_u:object_r:%s:s0\n", s->own[i].type);
+	}
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -1227,12 +1524,12 @@ static int se_subject_end(struct export_ctx *c)
 		     "-o %s.mod %s && semodule_package -o %s.pp -m %s.mod "
 		     "-f %s.fc\n# (vigil export did it when both are "
 		     "installed); install: semodule -i %s.pp, then restorecon "
-		     "the program (a path another module labels keeps that "
+		     "the program and the files %s.fc names (a path another module labels keeps that "
 		     "module's type: then semanage fcontext -a -t %s with "
 		     "the path of %s.fc)\n\n",
 		     s->fc ? s->fc : "(the policy's default)", s->mod,
-		     s->fname, s->mod, s->mod, s->mod, s->mod, s->exec_type,
-		     s->mod) < 0)
+		     s->fname, s->mod, s->mod, s->mod, s->mod, s->mod,
+		     s->exec_type, s->mod) < 0)
 		return -ENOMEM;
 	rc = export_emit(c, &(struct export_file){
 		.name = s->fname, .lead = lead, .text = body, .len = len,

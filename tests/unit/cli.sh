@@ -1329,7 +1329,9 @@ c_export_candidate() {
 	grep -q '^ReadWritePaths=/var/lib$' "$f"
 	not grep -q '^ReadWritePaths=' "$d/gen-systemd/vigil-usr.bin.cat.conf"
 	f=$d/selinux/vigil_usr_bin_cat.te
-	grep -q 'var_lib_t:file { append getattr open read write };' "$f"
+	# the state file it writes: a type of its own (its .fc labels it)
+	grep -q 'vigil_usr_bin_cat_var_t:file { append getattr open read write };' "$f"
+	grep -q '^/var/lib/hand-edit/state	--	system_u:object_r:vigil_usr_bin_cat_var_t:s0$' "${f%.te}.fc"
 	not grep -q 'var_lib_t' "$d/gen-selinux/vigil_usr_bin_cat.te"
 	checkmodule -M -m -o "${f%.te}.mod" "$f" > /dev/null
 	# the generated candidate exports what the shortcut does (the

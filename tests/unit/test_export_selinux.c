@@ -282,6 +282,214 @@ static void test_selinux_walk(void **state)
 	tdir_rm(&d);
 }
 
+/*
+ * The files a program writes get private types of its module (issue 27
+ * §3): a literal path it writes under /var, /run, /tmp or /srv is
+ * labelled by the .fc with vigil_NAME_KIND_t (restorecon), and a file it
+ * creates gets that type by a named type_transition in its folder's
+ * type; its folder's type keeps add_name, the file's type its
+ * permissions. A glob, a name a type_transition cannot carry and a
+ * device keep the folder's or the policy's type.
+ */
+static void test_selinux_own_files(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
+#define F(x) VIGIL_FILE_##x
+	sr = add_subject(&rs, "/usr/bin/demo");
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C),
+		 "/var/log/demo-own/access.log", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C) | F(D) | F(T),
+		 "/run/demo-own/demo.pid", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/var/lib/demo-own/state",
+		 false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C),
+		 "/tmp/demo-own/out.txt", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/var/lib/demo-own/**",
+		 true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C),
+		 "/var/log/demo-own/a\"b c.log", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/dev/null", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/var/log/demo-own/read.log",
+		 false);
+	/* shared: a file another subject reads, a file its child writes
+	 * (the child runs in its domain too) */
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/var/lib/demo-own/shared",
+		 false);
+	add_child(sr, "/usr/bin/demo-kid");
+	sr = add_subject(&rs, "/usr/bin/demo-kid");
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C), "/var/log/demo-own/kid.log",
+		 false);
+	sr = add_subject(&rs, "/usr/bin/demo-other");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/var/lib/demo-own/shared",
+		 false);
+#undef F
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
+	text = slurp(path);
+	/* declared, each kind once */
+	assert_true(contains(text, "\ntype vigil_usr_bin_demo_log_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_run_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_tmp_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_var_t, "
+				   "file_type;\n"));
+	assert_false(strstr(text, "\ttype vigil_usr_bin_demo_log_t;"));
+	/* the permissions on the file's own type, add_name on the folder's */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_log_t:file { append "
+				   "create getattr open };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_run_t:file { append "
+				   "create getattr open unlink write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_var_t:file { append "
+				   "getattr open read write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_log_t:dir "
+				   "{ add_name create getattr search write "
+				   "};\n"));
+	/* created: the named transitions from the folders' types */
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "var_log_t:file vigil_usr_bin_demo_log_t "
+				   "\"access.log\";\n"));
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "var_run_t:file vigil_usr_bin_demo_run_t "
+				   "\"demo.pid\";\n"));
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "tmp_t:file vigil_usr_bin_demo_tmp_t "
+				   "\"out.txt\";\n"));
+	/* only written, not created: labelled, no transition */
+	assert_false(strstr(text, "\"state\""));
+	/* the glob, the name no transition can carry, the device, the
+	 * file only read: the types they had */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_lib_t:file "
+				   "{ append getattr open read write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_log_t:file "
+				   "{ append create getattr open read };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "null_device_t:chr_file { append getattr "
+				   "open read write };\n"));
+	assert_false(strstr(text, "b c.log\""));
+	assert_false(strstr(text, "\"kid.log\""));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo_kid.te", d.path);
+	text = slurp(path);
+	assert_false(strstr(text, "\"kid.log\""));
+	assert_false(strstr(text, "_log_t, file_type"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.fc", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\n/var/log/demo-own/access\\.log\t--\t"
+				   "system_u:object_r:vigil_usr_bin_demo_log_t:"
+				   "s0\n"));
+	assert_true(contains(text, "\n/run/demo-own/demo\\.pid\t--\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_run_t:s0\n"));
+	assert_true(contains(text, "\n/var/lib/demo-own/state\t--\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_var_t:s0\n"));
+	assert_true(contains(text, "\n/tmp/demo-own/out\\.txt\t--\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_tmp_t:s0\n"));
+	assert_false(strstr(text, "read\\.log"));
+	assert_false(strstr(text, "kid\\.log"));
+	assert_false(strstr(text, "shared"));
+	assert_false(strstr(text, "/dev/null"));
+	free(text);
+	/* it links into a copy of the installed reference policy, and the
+	 * policy's file contexts label those files with their types */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_bin_demo.pp && grep -q "
+	       "'^/var/log/demo-own/access\\\\\\.log\t--\tsystem_u:object_r:"
+	       "vigil_usr_bin_demo_log_t:s0$' "
+	       "$r/var/lib/selinux/default/active/file_contexts",
+	       d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
+/*
+ * A unix socket connect reaches a peer: when a subject of the export
+ * binds that address, its domain is the peer's, and the connect gets
+ * connectto on it (sendto for a datagram socket); a socket no subject
+ * here binds stays noted (issue 27).
+ */
+static void test_selinux_connectto(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *out, path[256];
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
+	sr = add_subject(&rs, "/usr/sbin/demod");
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_BIND |
+		 VIGIL_NET_LISTEN | VIGIL_NET_ACCEPT,
+		 "unix:stream:/run/demod.sock", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_BIND,
+		 "unix:dgram:/run/demod.dgram", false);
+	sr = add_subject(&rs, "/usr/bin/democli");
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/run/demod.sock", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:dgram:/run/demod.dgram", false);
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:stream:/run/other.sock", false);
+	/* the same address as a datagram socket: not the stream peer's */
+	add_rule(sr, VIGIL_CLASS_NET, VIGIL_NET_SOCKET | VIGIL_NET_CONNECT,
+		 "unix:dgram:/run/demod.sock", false);
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_democli.te", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\nallow vigil_usr_bin_democli_t "
+				   "vigil_usr_sbin_demod_t:unix_stream_socket "
+				   "{ connectto };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_democli_t "
+				   "vigil_usr_sbin_demod_t:unix_dgram_socket "
+				   "{ sendto };\n"));
+	assert_true(contains(text, "\ttype vigil_usr_sbin_demod_t;\n"));
+	/* the socket no subject binds, and the datagram one at the
+	 * stream's address: noted, nothing written for them */
+	assert_true(contains(text, "unix:stream:/run/other.sock: connectto "
+				   "needs the domain of the peer (no subject "
+				   "here binds it)"));
+	assert_true(contains(text, "unix:dgram:/run/demod.sock: connectto "
+				   "needs the domain of the peer"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_sbin_demod.te", d.path);
+	text = slurp(path);
+	assert_false(strstr(text, "{ connectto }"));
+	free(text);
+	/* the two modules link together into a copy of the policy */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_sbin_demod.pp -i %s/vigil_usr_bin_democli.pp",
+	       d.path, d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +497,8 @@ int main(void)
 		cmocka_unit_test(test_selinux_permissive),
 		cmocka_unit_test(test_selinux_avc),
 		cmocka_unit_test(test_selinux_walk),
+		cmocka_unit_test(test_selinux_own_files),
+		cmocka_unit_test(test_selinux_connectto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,10 +128,24 @@ for s in $httpd $svc; do
 	tomoyo_domain $w/learned.conf "<kernel> $s" > $w/learned.one
 	tomoyo_domain $w/tl/tomoyo-domain_policy.conf "<kernel> $s" > $w/vigil.one
 	t_ok "TOMOYO learned rules for ${s##*/}" test -s $w/learned.one
+	# the facts docs/export.md's table relies on: TOMOYO writes what
+	# it saw, literally; neither names the secret
+	t_is "... every one literal (no TOMOYO wildcard)" \
+		"$(grep -c '\\[*@?$xXaA+{}-]' $w/learned.one)" 0
+	t_is "... neither TOMOYO's nor vigil's names /etc/shadow" \
+		"$(cat $w/learned.one $w/vigil.one | grep -c /etc/shadow)" 0
 	t_diag "${s##*/}: TOMOYO learning mode $(wc -l < $w/learned.one) rules ($(grep -c '^file getattr' $w/learned.one) getattr), vigil's export $(wc -l < $w/vigil.one) ($(grep -c '^file getattr' $w/vigil.one) getattr, $(grep -c '\\\*\|\\\$' $w/vigil.one) with wildcards)"
 	comm -23 $w/learned.one $w/vigil.one | grep -v '^file getattr\|^misc env' | head -n 12 | while read -r l; do t_diag "  learned, not in vigil's words: $l"; done
 	comm -13 $w/learned.one $w/vigil.one | grep -v '^file getattr\|^misc env' | head -n 12 | while read -r l; do t_diag "  vigil's, not learned as such: $l"; done
 done
+# the service's mktemp name: TOMOYO learned this run's (the next run's
+# differs), vigil's export a pattern for every run's
+tomoyo_domain $w/learned.conf "<kernel> $svc" > $w/learned.one
+tomoyo_domain $w/tl/tomoyo-domain_policy.conf "<kernel> $svc" > $w/vigil.one
+t_match "TOMOYO learned the service's temporary file by this run's name" \
+	"$(grep -c "^file write $state/runs\.[A-Za-z0-9]\{6\}\$" $w/learned.one)" '^[1-9]'
+t_match "vigil's export: a pattern for it, no run's name" \
+	"$(grep -c "^file [a-z]* $state/runs\.\\\\" $w/vigil.one) $(grep -c "^file [a-z]* $state/runs\.[A-Za-z0-9]\{6\}\$" $w/vigil.one)" '^[1-9][0-9]* 0$'
 cp $w/learned.conf "$VIGIL_OUT/93-tomoyo-learned.conf" 2>/dev/null
 for s in $httpd $svc; do
 	printf '<kernel> %s\nuse_profile 0\n' "$s" | tomoyo-loadpolicy -d

@@ -15,6 +15,12 @@
 # domain, and the /etc/shadow variant is denied. lighttpd is started from an admin's
 # shell (unconfined_t), so that it enters its domain by the export's own
 # domain transition.
+# The anchor (issue 27 §4): the same three learning runs also run lighttpd
+# in a bare permissive domain of its own (a2a_lighttpd_t: entered from the
+# admin's shell, allowed nothing else); audit2allow -M turns that domain's
+# AVCs into a module, which is enforced after vigil's: rules, sizes and
+# what each grants are printed (docs/export.md's table), and the facts
+# the comparison relies on checked.
 . "$(dirname "$0")/../lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -34,7 +40,7 @@ t_is "the policy is loaded, permissive" "$(getenforce)" Permissive
 t_match "this shell runs in kernel_t" "$(cat /proc/self/attr/current)" ':kernel_t:'
 t_is "/etc/shadow carries its label (the root is labelled)" \
 	"$(stat -c %C /etc/shadow | cut -d: -f3)" shadow_t
-for c in lighttpd curl semodule restorecon runcon; do
+for c in lighttpd curl semodule restorecon runcon audit2allow; do
 	if ! command -v $c > /dev/null; then
 		t_ok "$c is installed (scripts/install-deps, tests/vm/selinux-root)" false
 		t_done
@@ -56,6 +62,31 @@ as_admin() {
 # avc_denied SERIAL DOMAIN: the AVC denials of DOMAIN after SERIAL
 avc_denied() { audit_since "$1" 'avc:  denied ' | grep -a "scontext=[^ ]*:$2:"; }
 
+# ---- the anchor's bare domain: entered from an admin's shell, permissive ------
+# bare_module PERMISSIVE: the module a2a_lighttpd (its .pp in $w/a2a)
+a2a=a2a_lighttpd
+mkdir -p $w/a2a
+bare_module() {
+	{
+		printf '%s\n' "module $a2a 1.0;" \
+			'require { role unconfined_r; attribute domain; attribute file_type; attribute exec_type; type unconfined_t;' \
+			'	class process transition; class file { entrypoint execute getattr map open read }; }' \
+			"type ${a2a}_t, domain;" "type ${a2a}_exec_t, file_type, exec_type;" \
+			"role unconfined_r types ${a2a}_t;" \
+			"allow unconfined_t ${a2a}_exec_t:file { execute getattr map open read };" \
+			"allow unconfined_t ${a2a}_t:process transition;" \
+			"type_transition unconfined_t ${a2a}_exec_t:process ${a2a}_t;" \
+			"allow ${a2a}_t ${a2a}_exec_t:file entrypoint;"
+		[ "$1" = no ] || echo "permissive ${a2a}_t;"
+	} > $w/a2a/$a2a.te
+	checkmodule -M -m -o $w/a2a/$a2a.mod $w/a2a/$a2a.te > /dev/null &&
+		semodule_package -o $w/a2a/$a2a.pp -m $w/a2a/$a2a.mod
+}
+t_ok "the anchor's bare domain ${a2a}_t (permissive) is installed" \
+	eval 'bare_module yes && semodule -i $w/a2a/$a2a.pp'
+t_ok "lighttpd is labelled its entry point" chcon -t ${a2a}_exec_t $httpd
+sa=$(audit_serial)
+
 # ---- 1. learn over three runs ------------------------------------------------
 vigil_mode learn
 for i in 1 2 3; do
@@ -63,6 +94,7 @@ for i in 1 2 3; do
 done
 t_is "lighttpd serves while learning" "$out_http" "hello from vigil 200
 404"
+t_match "... in the anchor's bare domain" "$(avc_denied $sa ${a2a}_t | head -n 1)" "scontext=[^ ]*:${a2a}_t:"
 vigil_settle
 t_ok "vigil ingest" "$vigil" ingest
 
@@ -116,10 +148,18 @@ t_ok "vigil export --to selinux CANDIDATE" "$vigil" export --to selinux -o $w/se
 t_is "the export's module is not permissive" "$(grep -c '^permissive ' $w/se/$mod.te)" 0
 t_ok "semodule -i installs the compiled module" semodule -i $w/se/$mod.pp
 t_ok "restorecon labels the program" restorecon -F $httpd
+# the files it writes have types of its module (its .fc): restorecon
+# labels those there; one it creates gets its type by a type_transition
+t_ok "restorecon labels the logs it writes" restorecon -F $w/log/access.log $w/log/error.log
+t_is "... with its own type ${mod}_log_t (not tmp_t: every file in /tmp)" \
+	"$(stat -c %C $w/log/access.log | cut -d: -f3)" ${mod}_log_t
+rm -f $w/log/error.log
 t_ok "setenforce 1" setenforce 1
 s0=$(audit_serial)
 out_enf=$(http_work as_admin)
 vigil_settle
+t_is "the log it created enforced got ${mod}_log_t (type_transition)" \
+	"$(stat -c %C $w/log/error.log 2>&1 | cut -d: -f3)" ${mod}_log_t
 # the trial predicts enforcement: every TYPE:CLASS the domain is denied
 # now is one the trial's report listed
 avc_denied $s0 $dom | sed 's/.* tcontext=[^:]*:[^:]*:\([^:]*\):[^ ]* tclass=\([^ ]*\).*/\1:\2/' |
@@ -139,6 +179,55 @@ t_is "SELinux denied its domain the way to /etc/shadow (and nothing else)" \
 	"$(avc_denied $s0 $dom | grep -c -e 'tcontext=[^ ]*:shadow_t:' -e ' name="shadow" ' | sed 's/^[1-9][0-9]*$/yes/') $(avc_denied $s0 $dom | grep -v -e 'tcontext=[^ ]*:shadow_t:' -e ' name="shadow" ' | wc -l)" "yes 0"
 t_ok "setenforce 0" setenforce 0
 cp $w/se/$mod.te "$VIGIL_OUT/94-$mod.te" 2>/dev/null
+
+# ---- 5. the anchor: audit2allow -M on the same runs' AVCs, enforced ---------
+# ENRICHED records: the interpreted fields after 0x1D cut off
+avc_denied $sa ${a2a}_t | cut -d "$(printf '\035')" -f1 > $w/a2a/avc.log
+t_ok "audit2allow -M on the learning runs' AVCs of ${a2a}_t" \
+	sh -c "cd $w/a2a && audit2allow -i avc.log -M ${a2a}_allow > audit2allow.out 2>&1"
+# one semodule transaction (each rebuilds the policy)
+t_ok "semodule: vigil's module out; the bare domain, not permissive now, and audit2allow's module in" \
+	eval 'bare_module no && semodule -r $mod -i $w/a2a/$a2a.pp -i $w/a2a/${a2a}_allow.pp'
+# vigil's types are gone with its module: the logs it labelled made again
+rm -f $w/log/*.log
+t_ok "lighttpd is labelled its entry point again" chcon -t ${a2a}_exec_t $httpd
+t_ok "setenforce 1" setenforce 1
+s0=$(audit_serial)
+out_a2a=$(http_work as_admin)
+t_is "lighttpd enforced under audit2allow's module: same output" "$out_a2a" "$out_http"
+avc_denied $s0 ${a2a}_t | head -n 30 | while read -r l; do t_diag "$l"; done
+n_a2a_avc=$(avc_denied $s0 ${a2a}_t | wc -l)
+s0=$(audit_serial)
+out_a2a_shadow=$(HTTP_SHADOW=1 http_work as_admin)
+t_match "lighttpd's /etc/shadow: refused under audit2allow's module too" "$out_a2a_shadow" 'shadow 403'
+t_ok "setenforce 0" setenforce 0
+t_ok "semodule -r the anchor's modules" semodule -r ${a2a}_allow $a2a
+restorecon -F $httpd
+# te_perms TE DOMAIN EXEC: the TYPE:CLASS PERM the module's allow rules give
+# DOMAIN, one a line (DOMAIN's own type as self, its executable's as EXEC)
+te_perms() {
+	sed -nE "s/^[[:space:]]*allow $2 ([^ ]+) *\{? *([^};]*)\}? *;.*/\1 \2/p" "$1" |
+		while read -r tc perms; do
+			for p in $perms; do echo "$tc $p"; done
+		done | sed "s/^$2:/self:/; s/^$3:/EXEC:/" | sort -u
+}
+te_perms $w/se/$mod.te $dom ${mod}_exec_t > $w/vigil.perms
+te_perms $w/a2a/${a2a}_allow.te ${a2a}_t ${a2a}_exec_t > $w/a2a.perms
+# the bare module's own rules are the domain's too (its entry point)
+echo "EXEC:file entrypoint" >> $w/a2a.perms
+sort -u -o $w/a2a.perms $w/a2a.perms
+types() { cut -d: -f1 "$1" | sort -u; }
+t_diag "audit2allow -M: $(wc -l < $w/a2a/avc.log) AVCs -> $(grep -c "^allow ${a2a}_t " $w/a2a/${a2a}_allow.te) allow rules (+1 entrypoint in the bare module), $(wc -l < $w/a2a.perms) permissions on $(types $w/a2a.perms | wc -l) types; .te $(wc -c < $w/a2a/${a2a}_allow.te) bytes, .pp $(wc -c < $w/a2a/${a2a}_allow.pp); enforced: '$(echo $out_a2a)', $n_a2a_avc AVC, shadow: ${out_a2a_shadow##*$'\n'}"
+t_diag "vigil export: $(grep -c "^[[:space:]]*allow $dom " $w/se/$mod.te) allow rules, $(wc -l < $w/vigil.perms) permissions on $(types $w/vigil.perms | wc -l) types; .te $(wc -c < $w/se/$mod.te) bytes ($(grep -vc '^#' $w/se/$mod.te) without comments), .pp $(wc -c < $w/se/$mod.pp)"
+# own TE: the private types of vigil's module (the files it writes)
+own_perm() { grep -q "^$1 $2\$" $w/vigil.perms || grep -q "^${mod}_[a-z]*_t:${1#*:} $2\$" $w/vigil.perms; }
+t_is "every permission audit2allow's module grants, vigil's export grants (the written files on its own types)" \
+	"$(while read -r tc p; do own_perm "$tc" "$p" || echo "$tc $p"; done < $w/a2a.perms | tr '\n' ',')" ""
+t_diag "types only vigil's grants: $(comm -23 <(types $w/vigil.perms) <(types $w/a2a.perms) | tr '\n' ' ')"
+t_diag "types only audit2allow's grants: $(comm -13 <(types $w/vigil.perms) <(types $w/a2a.perms) | tr '\n' ' ')"
+t_diag "permissions only vigil's grants: $(comm -23 $w/vigil.perms $w/a2a.perms | tr '\n' ',')"
+t_diag "permissions only audit2allow's grants: $(comm -13 $w/vigil.perms $w/a2a.perms | tr '\n' ',')"
+cp $w/a2a/${a2a}_allow.te $w/a2a/avc.log "$VIGIL_OUT/" 2>/dev/null
 audit_since 0 'avc: ' > "$VIGIL_OUT/94-avc.log" 2>/dev/null
 
 http_stop
