@@ -824,7 +824,7 @@ static int selinux_stop(const struct state *s)
 			rc = -ENOMEM;
 	}
 	if (!rc)
-		rc = selinux_trial_unload(mods, s->n, s->exes, s->n);
+		rc = selinux_trial_unload(mods, s->files, s->n, s->exes, s->n);
 	for (i = 0; i < s->n; i++)
 		free(mods[i]);
 	free(mods);

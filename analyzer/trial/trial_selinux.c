@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +66,207 @@ static int run_each(const char *prog, const char *opt, char *const *v,
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
 }
 
+/*
+ * A path of a module's .fc, its regular expression undone: vigil's export
+ * writes literal paths with every byte but letters, digits, '/', '_' and
+ * '-' escaped ("\\." or "\\xHH"). NULL for any other expression.
+ */
+static char *fc_literal(const char *re, size_t len)
+{
+	char *out = malloc(len + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		if (re[i] != '\\') {
+			if (strchr(".*+?[](){}|^$", re[i]))
+				goto not_literal;
+			*o++ = re[i];
+		} else if (i + 1 < len && re[i + 1] == '.') {
+			*o++ = '.';
+			i++;
+		} else if (i + 3 < len && re[i + 1] == 'x' &&
+			   sscanf(re + i + 2, "%2hhx", (unsigned char *)o) == 1) {
+			o++;
+			i += 3;
+		} else {
+			goto not_literal;
+		}
+	}
+	*o = '\0';
+	return out;
+not_literal:
+	free(out);
+	return NULL;
+}
+
+/*
+ * What restorecon labels for a trial: the programs, and each existing file
+ * the modules' .fc files name (beside each .pp: the files a program writes
+ * get its module's private types; without relabelling, those made while
+ * learning keep their old types and the trial reports AVCs enforcement
+ * after restorecon never gives). At unload the same paths get back the
+ * types of the policy without the modules.
+ */
+static int label_list(char *const *pps, size_t n, char *const *exes,
+		      size_t nexes, char ***out, size_t *nout)
+{
+	char **v = calloc(nexes + 2, sizeof(*v)), *line = NULL;
+	size_t i, k = 0, cap = nexes + 2, lcap = 0;
+	struct stat st;
+
+	if (!v)
+		return -ENOMEM;
+	v[k++] = strdup("-F");
+	for (i = 0; i < nexes; i++)
+		v[k++] = strdup(exes[i]);
+	for (i = 0; i < n; i++) {
+		size_t plen = strlen(pps[i]);
+		char *fc = strdup(pps[i]);
+		FILE *f;
+
+		if (!fc)
+			goto nomem;
+		if (plen > 3 && !strcmp(fc + plen - 3, ".pp"))
+			strcpy(fc + plen - 3, ".fc");
+		f = fopen(fc, "r");
+		free(fc);
+		if (!f)
+			continue;	/* a module without file contexts */
+		while (getline(&line, &lcap, f) > 0) {
+			size_t len = strcspn(line, "\t \n");
+			char *path;
+
+			if (line[0] != '/')
+				continue;
+			path = fc_literal(line, len);
+			if (!path || lstat(path, &st) || !S_ISREG(st.st_mode)) {
+				free(path);
+				continue;
+			}
+			if (k + 1 >= cap) {
+				char **nv = realloc(v, 2 * cap * sizeof(*v));
+
+				if (!nv) {
+					free(path);
+					fclose(f);
+					goto nomem;
+				}
+				v = nv;
+				cap *= 2;
+			}
+			v[k++] = path;
+		}
+		fclose(f);
+	}
+	free(line);
+	for (i = 0; i < k; i++)
+		if (!v[i])
+			goto nomem;
+	*out = v;
+	*nout = k;
+	return 0;
+nomem:
+	free(line);
+	for (i = 0; i < k; i++)
+		free(v[i]);
+	free(v);
+	return -ENOMEM;
+}
+
+/*
+ * The labels the trial changes, kept beside the modules (DIR/selinux-labels:
+ * "CONTEXT\0PATH\0" records; paths may hold any byte but NUL) so that
+ * --stop gives each file back its own. restorecon alone cannot: the
+ * reference policy has no context for /tmp/.* ("<<none>>"), where a file
+ * keeps the type of a removed module.
+ */
+static char *labels_file(char *const *pps, size_t n)
+{
+	const char *slash;
+	char *f;
+
+	if (!n)
+		return NULL;
+	slash = strrchr(pps[0], '/');
+	if (!slash)
+		return strdup("selinux-labels");
+	if (asprintf(&f, "%.*s/selinux-labels", (int)(slash - pps[0]),
+		     pps[0]) < 0)
+		return NULL;
+	return f;
+}
+
+static int labels_save(const char *file, char *const *v, size_t k)
+{
+	FILE *f = fopen(file, "w");
+	size_t i;
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	for (i = 1; i < k; i++) {	/* v[0] is "-F" */
+		char *ctx = NULL;
+
+		if (lgetfilecon(v[i], &ctx) < 0)
+			continue;
+		fprintf(f, "%s%c%s%c", ctx, 0, v[i], 0);
+		freecon(ctx);
+	}
+	if (fclose(f))
+		rc = -errno;
+	return rc;
+}
+
+static int labels_restore(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char *ctx = NULL, *path = NULL;
+	size_t c1 = 0, c2 = 0;
+	int rc = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (getdelim(&ctx, &c1, 0, f) > 0 && getdelim(&path, &c2, 0, f) > 0) {
+		if (lsetfilecon(path, ctx) < 0 && errno != ENOENT) {
+			p_err("%s: cannot give back its label: %s",
+			      shown(path), strerror(errno));
+			rc = -EIO;
+		}
+	}
+	free(ctx);
+	free(path);
+	fclose(f);
+	if (!rc)
+		(void)unlink(file);
+	return rc;
+}
+
+static int relabel(char *const *pps, size_t n, char *const *exes,
+		   size_t nexes, bool save)
+{
+	char **v, *file = labels_file(pps, n);
+	size_t k, i;
+	int rc = file ? label_list(pps, n, exes, nexes, &v, &k) : -ENOMEM;
+
+	if (rc) {
+		free(file);
+		return rc;
+	}
+	if (save)
+		rc = labels_save(file, v, k);
+	if (!rc && k > 1)
+		rc = run_each("restorecon", NULL, v, k, "policycoreutils");
+	if (!rc && !save)
+		rc = labels_restore(file);
+	for (i = 0; i < k; i++)
+		free(v[i]);
+	free(v);
+	free(file);
+	return rc;
+}
+
 int selinux_trial_load(char *const *pps, size_t n, char *const *exes,
 		       size_t nexes)
 {
@@ -74,43 +276,25 @@ int selinux_trial_load(char *const *pps, size_t n, char *const *exes,
 		p_err("semodule -i could not install the modules");
 		return rc;
 	}
-	if (nexes) {
-		char **v = calloc(nexes + 1, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		v[0] = "-F";
-		memcpy(v + 1, exes, nexes * sizeof(*v));
-		rc = run_each("restorecon", NULL, v, nexes + 1,
-			      "policycoreutils");
-		free(v);
-	}
+	rc = relabel(pps, n, exes, nexes, true);
 	if (rc)
-		p_err("restorecon could not label the programs");
+		p_err("restorecon could not label the programs and their files");
 	return rc;
 }
 
-int selinux_trial_unload(char *const *mods, size_t n, char *const *exes,
-			 size_t nexes)
+int selinux_trial_unload(char *const *mods, char *const *pps, size_t n,
+			 char *const *exes, size_t nexes)
 {
-	char **v;
 	int rc = run_each("semodule", "-r", mods, n, "policycoreutils");
 
 	if (rc) {
 		p_err("semodule -r could not remove the modules");
 		return rc;
 	}
-	if (!nexes)
-		return 0;
-	v = calloc(nexes + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	v[0] = "-F";
-	memcpy(v + 1, exes, nexes * sizeof(*v));
-	rc = run_each("restorecon", NULL, v, nexes + 1, "policycoreutils");
-	free(v);
+	rc = relabel(pps, n, exes, nexes, false);
 	if (rc)
-		p_err("restorecon could not relabel the programs");
+		p_err("could not give the programs and their files back "
+		      "their labels");
 	return rc;
 }
 

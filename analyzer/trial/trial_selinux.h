@@ -11,15 +11,17 @@ int selinux_trial_available(void);
 
 /*
  * Install the compiled modules (semodule -i, one transaction), then
- * label the programs with their modules' file contexts (restorecon -F).
+ * label the programs and the existing files each module's .fc (beside its
+ * .pp) names with their file contexts (restorecon -F).
  */
 int selinux_trial_load(char *const *pps, size_t n, char *const *exes,
 		       size_t nexes);
 
-/* Remove the modules (semodule -r), then give the programs back the
- * policy's own labels (restorecon -F). */
-int selinux_trial_unload(char *const *mods, size_t n, char *const *exes,
-			 size_t nexes);
+/* Remove the modules (semodule -r; pps: their .pp files, beside their
+ * .fc), then give the programs and those files back the policy's own
+ * labels (restorecon -F). */
+int selinux_trial_unload(char *const *mods, char *const *pps, size_t n,
+			 char *const *exes, size_t nexes);
 
 /* One AVC record's fields (pointers into a copy the caller frees with
  * selinux_avc_free). */

@@ -107,6 +107,8 @@ cp $w/cand.policy "$VIGIL_OUT/94-cand.policy"
 t_ok "vigil load the candidate" "$vigil" load $w/cand.policy
 t_ok "vigil mode observe" "$vigil" mode observe
 t0=$SECONDS
+log_type0=$(stat -c %C $w/log/access.log | cut -d: -f3)
+exe_type0=$(stat -c %C $httpd | cut -d: -f3)
 t_ok "vigil trial --to selinux: its module, the domain permissive" \
 	"$vigil" trial --to selinux -o $w/st $w/cand.policy
 t_diag "semodule -i of the trial's module: $((SECONDS - t0)) s"
@@ -116,6 +118,11 @@ t_is "the module is installed" "$(semodule -l | grep -cx "$mod")" 1
 t_ok "its domain is permissive" grep -q "^permissive $dom;" $w/st/$mod.te
 t_is "restorecon gave the program its exec type" \
 	"$(stat -c %C $httpd | cut -d: -f3)" "${mod}_exec_t"
+# the logs made while learning: the trial labels them as the export's .fc
+# says, as restorecon does at enforcement (else the trial reports AVCs on
+# their old type that enforcement never gives)
+t_is "... and the logs it wrote while learning their private type" \
+	"$(stat -c %C $w/log/access.log | cut -d: -f3)" "${mod}_log_t"
 wd0=$(vigil_count 'verdict=would-deny')
 s0=$(audit_serial)
 as_admin $httpd -f $w/lighttpd.conf
@@ -127,8 +134,8 @@ vigil_settle
 t_is "vigil: 0 would-be denials for the normal runs" "$(($(vigil_count 'verdict=would-deny') - wd0))" 0
 t_ok "vigil ingest the normal runs" "$vigil" ingest
 rc=0; "$vigil" trial --report $w/st > $w/trial1.out 2>&1 || rc=$?
-t_match "vigil trial --report: the SELinux and vigil counts, 0 vigil" \
-	"$(tail -n 1 $w/trial1.out)" '^[0-9]+ SELinux, 0 vigil would-be denials since the trial started'
+t_match "vigil trial --report: 0 SELinux, 0 vigil" \
+	"$(tail -n 1 $w/trial1.out)" '^0 SELinux, 0 vigil would-be denials since the trial started'
 t_is "... and lists each of the domain's AVC denials" \
 	"$(grep -c "^	$dom: " $w/trial1.out)" "$(avc_denied $s0 $dom | sed 's/.*{ \([^}]*\) }.* tcontext=[^:]*:[^:]*:\([^:]*\):[^ ]* tclass=\([^ ]*\).*/\1 \2 \3/' | sort -u | wc -l)"
 t_diag "$(cat $w/trial1.out)"
@@ -140,6 +147,8 @@ t_is "vigil trial --stop: the variant's /etc/shadow read, in SELinux and vigil (
 	"$rc $(grep -c "^	$dom: { [a-z ]*open[a-z ]* } /etc/shadow shadow_t:file$" $w/trial2.out) $(grep -c 'open r /etc/shadow (1)$' $w/trial2.out)" "1 1 1"
 t_diag "$(cat $w/trial2.out)"
 t_is "... and removes the module" "$(semodule -l | grep -cx "$mod")" 0
+t_is "... and gives the log and the program back the labels they had" \
+	"$(stat -c %C $w/log/access.log $httpd | cut -d: -f3 | tr '\n' ' ')" "$log_type0 $exe_type0 "
 vigil_mode learn
 echo '# nothing' | dd of=$VIGIL_FS/policy status=none
 
