@@ -192,3 +192,47 @@ c_fleet_left_out_cap() {
 	grep -q $'^\tfile r /etc/hostname$' "$cw/f60.policy"
 }
 t_cli "fleet: --min-hosts lists the 50 left-out rules of most hosts, counts the rest" c_fleet_left_out_cap
+
+# Host names come from the records (a sender's auditd name_format, or any
+# host that can reach the collector's port): a name with terminal escapes,
+# a carriage return, HTML and quotes is shown escaped in every output that
+# names hosts: the policy's comments, report (text, JSON, HTML), diff,
+# subjects, messages.
+c_fleet_hostile_node() {
+	local db=$cw/fleet-hostile.db d=$cw/fleet-hostile e=$'\e' f
+	rm -rf "$db"* "$d"
+	{
+		sed 's/^type=/node=web1 type=/' $fx/vigil-learn.log
+		sed "s/^type=/node=${e}]0;PWNED${e}[2J${e}[31mevil\r type=/" $fx/vigil-learn.log
+		sed -e 's|^type=|node=a<b>"q\x27\\x</td><script> type=|' \
+		    -e 's|path="/etc/hostname"|path="/etc/x-only"|' $fx/vigil-learn.log
+	} > "$cw/fleet-hostile.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/fleet-hostile.log"
+	[ "$(sqlite3 "$db" 'SELECT count(*) FROM nodes')" = 3 ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --all-nodes -o "$d.policy"
+	"$VIGIL" load -n "$d.policy" > /dev/null
+	term_safe "$d.policy"
+	grep -qF '# hosts: 3 (\x1b]0;PWNED\x1b[2J\x1b[31mevil\x0d, a<b>"q'"'"'\\x</td><script>, web1)' "$d.policy"
+	grep -qF $'\t# seen on 1 of 3 hosts: a<b>"q'"'"'\\x</td><script>' "$d.policy"
+	expect_rc 0 "$VIGIL" --db "$db" report --all-nodes --format text
+	term_safe "$cw/o"
+	grep -qF '\x1b]0;PWNED\x1b[2J\x1b[31mevil\x0d ' "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" report --all-nodes --format json
+	json_strict "$cw/o"
+	[ "$(LC_ALL=C grep -c $'\e\|\r' "$cw/o")" = 0 ]
+	expect_rc 0 "$VIGIL" --db "$db" report --all-nodes -o "$d"
+	f=$d/index.html
+	[ "$(LC_ALL=C grep -c $'\e\|\r' "$f")" = 0 ]
+	[ "$(grep -c '<script>' "$f")" = 0 ]
+	grep -qF '<td>\x1b]0;PWNED\x1b[2J\x1b[31mevil\x0d</td>' "$f"
+	grep -qF 'a&lt;b&gt;&quot;q&#39;\x&lt;/td&gt;&lt;script&gt;' "$f"
+	expect_rc 1 "$VIGIL" --db "$db" diff --all-nodes /dev/null
+	term_safe "$cw/o"
+	expect_rc 0 "$VIGIL" --db "$db" subjects --all-nodes
+	term_safe "$cw/o"
+	# a message listing the hosts
+	expect_rc 2 "$VIGIL" --db "$db" generate --node 'none*'
+	term_safe "$cw/e"
+	grep -qF '\x1b]0;PWNED' "$cw/e"
+}
+t_cli "fleet: host names from the records escaped in every output" c_fleet_hostile_node
