@@ -25,14 +25,20 @@ static bool all_digits(const char *s, size_t len)
 
 /*
  * A random-looking name: 6 or more of [A-Za-z0-9_], with two digits and a
- * letter, or upper and lower case letters ("aB3xYz", "k3j_x9a2", hex);
- * not "python3" or "utf8ab" (one digit in a word).
+ * letter, or upper and lower case letters mixed as no word is ("aB3xYz",
+ * "k3j_x9a2", "PV8brY", hex); not "python3" or "utf8ab" (one digit in a
+ * word), nor a name in camel case ("PostgreSQL", "LibreOffice",
+ * "XMLHttpRequest": letters only, every run of lower case letters at
+ * least two long, a run of capitals at the end at least two), so that a
+ * program's own prefix stays in its glob (PostgreSQL.* in /dev/shm, not
+ * *.*). Random names that look like camel case are left to the
+ * heuristics over several names (rules_vary.c), which see them vary.
  */
 bool rules_looks_random(const char *s, size_t len)
 {
-	bool upper = false, lower = false;
+	bool upper = false, lower = false, camel = true;
 	unsigned int digit = 0;
-	size_t i;
+	size_t i, lrun = 0, urun = 0;
 
 	if (len < 6)
 		return false;
@@ -41,14 +47,28 @@ bool rules_looks_random(const char *s, size_t len)
 
 		if (!rules_is_word(c))
 			return false;
+		if (c >= 'a' && c <= 'z') {
+			lower = true;
+			lrun++;
+			urun = 0;
+			continue;
+		}
+		if (lrun == 1)
+			camel = false;
+		lrun = 0;
+		if (c >= 'A' && c <= 'Z') {
+			upper = true;
+			urun++;
+			continue;
+		}
+		camel = false;	/* a digit or '_' */
+		urun = 0;
 		if (c >= '0' && c <= '9')
 			digit++;
-		else if (c >= 'A' && c <= 'Z')
-			upper = true;
-		else if (c >= 'a' && c <= 'z')
-			lower = true;
 	}
-	return (digit >= 2 && (upper || lower)) || (upper && lower);
+	if (lrun == 1 || urun == 1)
+		camel = false;
+	return (digit >= 2 && (upper || lower)) || (upper && lower && !camel);
 }
 
 /* Path components, for the heuristics. */

@@ -1589,6 +1589,48 @@ static void test_tmp_vary(void **state)
 }
 
 /*
+ * PostgreSQL's dynamic shared memory, one random number each start:
+ * /dev/shm/PostgreSQL.<number>. The program's camel-case prefix is a
+ * word, not a random part: the glob keeps it (it was /dev/shm/ *.*, any
+ * dotted name of any program's shared memory). A mixed-case name that no
+ * word is stays random: /dev/shm/aB3xYz.lock -> *.lock.
+ */
+static void test_camel_prefix(void **state)
+{
+	static const unsigned int nums[] = { 1229675684, 128746716,
+					     1350455572, 387122, 2054 };
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char root[300], name[160];
+	size_t i;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/root-camel", dir);
+	touch_in(root, "/dev/shm/.keep");
+	db_new("camel.db");
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		snprintf(name, sizeof(name), "/dev/shm/PostgreSQL.%u", nums[i]);
+		rec_pid(300 + i, "/usr/lib/postgresql/15/bin/postgres", "open",
+			"rwc", name);
+		seq += 100;
+	}
+	rec_pid(99, "/usr/bin/one", "open", "wc", "/dev/shm/aB3xYz.lock");
+	rec_pid(99, "/usr/bin/one", "open", "wc", "/dev/shm/LibreOffice.lock");
+	rs = load_checked(root, false, NULL);
+	sr = subj(&rs, "/usr/lib/postgresql/15/bin/postgres");
+	r = must(sr, VIGIL_CLASS_FILE, "/dev/shm/PostgreSQL.*");
+	assert_int_equal(r->distinct, 5);
+	assert_int_equal(sr->nrules, 1);
+	sr = subj(&rs, "/usr/bin/one");
+	must(sr, VIGIL_CLASS_FILE, "/dev/shm/*.lock");
+	must(sr, VIGIL_CLASS_FILE, "/dev/shm/LibreOffice.lock");
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
  * A content-addressed store: objects in two-hex-digit fan-out folders
  * under hashed names, temp names made in them, the folders made and
  * removed: one rule over the shape for each; a two-letter folder
@@ -1760,6 +1802,7 @@ int main(void)
 		cmocka_unit_test(test_beneath_db),
 		cmocka_unit_test(test_pty_db),
 		cmocka_unit_test(test_tmp_vary),
+		cmocka_unit_test(test_camel_prefix),
 		cmocka_unit_test(test_safe_proc_random),
 		cmocka_unit_test(test_safe_would_deny_window),
 	};
