@@ -44,8 +44,9 @@ struct vary_name {
  */
 #define VARY_DIGITS_MIN 3
 /*
- * The least glob (unescaped, '*' the only operator) over names[0..n),
- * all of one folder, a '*' for each part that varies between them with
+ * The least glob (unescaped, '*' the only operator but for a counter of
+ * fixed width: a '?' a digit) over names[0..n), all of one folder, a '*'
+ * for each part that varies between them with
  * the evidence (see rules_vary.c), or for one name its pid; *ret NULL
  * when there is none. *kind: the VIGIL_HEUR_* it used. 0 or -ENOMEM.
  */

@@ -17,7 +17,9 @@
  *  - a number of any length (1 or 2 digits too) when the program made
  *    each of the names itself (VIGIL_FILE_C: a create, an O_CREAT open,
  *    a rename's or a link's target): rotations it does ("log.1" renamed
- *    to "log.2"), counters of the files it writes.
+ *    to "log.2"), counters of the files it writes;
+ *  - a whole name that is such a counter, 8 or more hex digits wide:
+ *    one '?' a digit (fixed_width_counter).
  *
  * Two config files that differ by a digit ("site1.conf", "python2.cfg")
  * or rotations the program only reads or appends to ("log.1", "log.2")
@@ -245,6 +247,39 @@ static int spans_apart(const struct vary_name *names, size_t n, bool *ret)
 
 size_t rules_vary_calls;
 
+/*
+ * A counter of fixed width that is the whole name, each name made by the
+ * program: PostgreSQL's write-ahead log segments (000000010000000000000001,
+ * ..02, then ..0A: hexadecimal, 24 wide). Its digits vary from the
+ * left as it grows, so no shared prefix holds; the glob is one '?' a
+ * digit (the same width, any hex digits), not '*' (a folder's worth).
+ * At least VARY_WIDTH_MIN wide: short names (1, 2, log1) are no counter
+ * of fixed width.
+ */
+#define VARY_WIDTH_MIN 8
+
+static bool fixed_width_counter(const struct vary_name *names, size_t n,
+				const struct part (*parts)[VARY_PARTS_MAX],
+				int np)
+{
+	size_t i, k, len = parts[0][0].len;
+
+	if (np != 1 || n < 2 || len < VARY_WIDTH_MIN)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (parts[i][0].len != len || !(names[i].access & VIGIL_FILE_C))
+			return false;
+		for (k = 0; k < len; k++) {
+			char c = parts[i][0].s[k];
+
+			if (!digit(c) && !(c >= 'a' && c <= 'f') &&
+			    !(c >= 'A' && c <= 'F'))
+				return false;
+		}
+	}
+	return true;
+}
+
 int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 		    unsigned int *kind)
 {
@@ -302,6 +337,14 @@ int rules_vary_glob(const struct vary_name *names, size_t n, char **ret,
 		goto out;
 	}
 	o = mempcpy(out, names[0].path, dlen);
+	if (fixed_width_counter(names, n, (const struct part (*)[VARY_PARTS_MAX])parts, np)) {
+		memset(o, '?', parts[0][0].len);
+		o[parts[0][0].len] = '\0';
+		*ret = out;
+		*kind = VIGIL_HEUR_MADE;
+		out = NULL;
+		goto out;
+	}
 	for (k = 0; k < (size_t)np; k++) {
 		const struct part *p0 = &parts[0][k];
 
