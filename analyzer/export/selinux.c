@@ -26,6 +26,9 @@
 #include "util.h"
 #include "driver.h"
 #include "object.h"
+#include "rules_text.h"
+#include "blast.h"
+#include "match.h"
 
 #define SE_DEFAULT_FC "/etc/selinux/default/contexts/files/file_contexts"
 
@@ -70,6 +73,10 @@ struct se {
 	size_t nown_types;
 	struct se_own *own;
 	size_t nown;
+	/* the folder trees it writes (DIR/STAR-STAR, DIR/STAR): private
+	 * types too */
+	struct se_tree *trees;
+	size_t ntrees;
 	/* the rule being written may give its file a private type: the
 	 * subject's own rule, and no other domain runs its code */
 	bool own_ok;
@@ -89,6 +96,56 @@ struct se_alias {
 struct se_own {
 	char *path, *type, *parent, *name;
 };
+
+/*
+ * A folder tree the program writes (a rule DIR/STAR-STAR or DIR/STAR),
+ * given a private type of its module: the .fc labels the folder and what
+ * is in it (TOP(/.*)? or TOP(/[^/]*)?), a named dir type_transition in
+ * the type(s) of its parent gives the type to the folder when the program
+ * makes it, and what is made inside inherits the folder's type.
+ */
+struct se_tree {
+	char *top;		/* the folder, without a trailing '/' */
+	char *type;
+	char *name;		/* its last component */
+	bool deep;		/* STAR-STAR: everything beneath */
+	char *parent[2];	/* the parent's types (file contexts', label) */
+};
+
+/* Is p the folder a or beneath it? */
+static bool path_within(const char *p, const char *a)
+{
+	size_t n = strlen(a);
+
+	if (!strcmp(a, "/"))
+		return true;
+	return !strncmp(p, a, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/*
+ * The tree of the subject that path lies in (its folder, or beneath it:
+ * for a STAR tree one level only, as its .fc entry labels), or NULL. A
+ * trailing '/' (a glob's folder) is ignored.
+ */
+static const struct se_tree *se_tree_at(const struct se *s, const char *path)
+{
+	size_t i, n = strlen(path), tn;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (i = 0; i < s->ntrees; i++) {
+		const struct se_tree *t = &s->trees[i];
+
+		tn = strlen(t->top);
+		if (n < tn || strncmp(path, t->top, tn) ||
+		    (n > tn && path[tn] != '/'))
+			continue;
+		if (n == tn || t->deep ||
+		    !memchr(path + tn + 1, '/', n - tn - 1))
+			return t;
+	}
+	return NULL;
+}
 
 static int strv_add_once(char ***v, size_t *n, const char *s)
 {
@@ -351,6 +408,14 @@ static int se_ancestors(struct se *s, const char *path)
 			slash[1] = '\0';
 		else
 			*slash = '\0';
+		if (se_tree_at(s, p)) {
+			/* a folder of a tree: its private type */
+			rc = se_allow(s, se_tree_at(s, p)->type, "dir",
+				      "search getattr");
+			if (slash == p)
+				break;
+			continue;
+		}
 		t = se_type(s, p, S_IFDIR, &rc);
 		if (t)
 			rc = se_allow(s, t, "dir", "search getattr");
@@ -440,6 +505,98 @@ static void se_perms_for_class(char *perms, const char *class)
 }
 
 /*
+ * The kind of a private type for a file path (base its name, "" for a
+ * tree's folder given as "TOP/"): log (a .log name, beneath /var/log or a
+ * folder log or logs), run (a .pid name, beneath /run or a folder run),
+ * tmp (beneath /tmp or /var/tmp), else var.
+ */
+static const char *se_kind(const char *path, const char *base)
+{
+	size_t blen = strlen(base);
+
+	if ((blen > 4 && !strcmp(base + blen - 4, ".log")) ||
+	    !strncmp(path, "/var/log/", 9) || strstr(path, "/log/") ||
+	    strstr(path, "/logs/"))
+		return "log";
+	if ((blen > 4 && !strcmp(base + blen - 4, ".pid")) ||
+	    !strncmp(path, "/run/", 5) || strstr(path, "/run/"))
+		return "run";
+	if (!strncmp(path, "/tmp/", 5) || !strncmp(path, "/var/tmp/", 9))
+		return "tmp";
+	return "var";
+}
+
+/*
+ * Whether a file rule of another subject of the export may name path
+ * (its glob matches it), or, tree true, path or anything beneath it (the
+ * glob meets path/STAR-STAR): one .fc entry labels a path for one module
+ * only, so such a path keeps the policy's type. 1, 0 or -ENOMEM.
+ */
+static int se_other_names(const struct se *s, const char *path, bool tree)
+{
+	size_t i, j, k, off, n = strlen(path);
+	u16 *a = NULL;
+	int rc = 0;
+
+	if (!s->c)
+		return 0;
+	if (tree) {
+		a = malloc((n + 2) * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		for (k = 0; k < n; k++)
+			a[k] = (unsigned char)path[k];
+		a[n] = '/';
+		a[n + 1] = VIGIL_GLOB_DSTAR;
+	}
+	for (i = 0; i < s->c->rs->nsubjects && !rc; i++) {
+		const struct vigil_subject_rules *o = &s->c->rs->subjects[i];
+
+		if (i == s->c->self)
+			continue;
+		for (j = 0; j < o->nrules && !rc; j++) {
+			const struct vigil_rule *r = &o->rules[j];
+			struct vigil_glob_alts *al = NULL;
+			struct vigil_glob *g = NULL;
+			char why[160], *src;
+
+			if (r->class != VIGIL_CLASS_FILE || !r->object)
+				continue;
+			src = r->glob ? strdup(r->glob) :
+			      vigil_glob_escape_dup(r->object,
+						    strlen(r->object),
+						    r->generalised);
+			if (!src) {
+				rc = -ENOMEM;
+				break;
+			}
+			if (!vigil_glob_compile(src, strlen(src), &g, why,
+						sizeof(why)))
+				rc = vigil_glob_match(g, path, n);
+			vigil_glob_free(g);
+			if (!rc && tree && !vigil_glob_expand(src, strlen(src),
+							      &al, why,
+							      sizeof(why))) {
+				for (k = 0, off = 0; k < al->nalts && !rc;
+				     off += al->lens[k++])
+					rc = blast_tokens_meet(a, n + 2,
+							       al->toks + off,
+							       al->lens[k],
+							       false);
+				vigil_glob_alts_free(al);
+			}
+			/* one the kernel refuses names nothing; but the
+			 * same text does */
+			if (!rc && !strcmp(r->object, path))
+				rc = 1;
+			free(src);
+		}
+	}
+	free(a);
+	return rc;
+}
+
+/*
  * The private type of a file the program writes (access: w, a, t or c),
  * named by a literal path under the folders of variable data (/var,
  * /run, /tmp, /srv) that is a regular file here or does not exist, its
@@ -453,8 +610,8 @@ static char *se_own_type(const struct se *s, const char *path,
 {
 	static const char *const roots[] = { "/var/", "/run/", "/tmp/",
 					     "/srv/" };
-	const char *base = strrchr(path, '/'), *kind = "var", *p;
-	size_t i, j, blen;
+	const char *base = strrchr(path, '/'), *p;
+	size_t i, blen;
 	char *t;
 
 	if (!s->own_ok ||
@@ -462,19 +619,11 @@ static char *se_own_type(const struct se *s, const char *path,
 		     VIGIL_FILE_C)) ||
 	    (exists && !S_ISREG(mode)) || !base)
 		return NULL;
-	/* a file another subject names too keeps its folder's type: one
-	 * .fc entry would label it for one module only */
-	for (i = 0; s->c && i < s->c->rs->nsubjects; i++) {
-		const struct vigil_subject_rules *o = &s->c->rs->subjects[i];
-
-		if (i == s->c->self)
-			continue;
-		for (j = 0; j < o->nrules; j++)
-			if (o->rules[j].class == VIGIL_CLASS_FILE &&
-			    o->rules[j].object &&
-			    !strcmp(o->rules[j].object, path))
-				return NULL;
-	}
+	/* a file another subject names too (or a glob of its covers)
+	 * keeps its folder's type: one .fc entry would label it for one
+	 * module only */
+	if (se_other_names(s, path, false))
+		return NULL;
 	base++;
 	blen = strlen(base);
 	if (!blen || !strcmp(base, ".") || !strcmp(base, "..") ||
@@ -491,16 +640,7 @@ static char *se_own_type(const struct se *s, const char *path,
 	if (i == ARRAY_SIZE(roots) || strstr(path, "/../") ||
 	    strstr(path, "/./") || strstr(path, "//"))
 		return NULL;
-	if ((blen > 4 && !strcmp(base + blen - 4, ".log")) ||
-	    !strncmp(path, "/var/log/", 9) || strstr(path, "/log/") ||
-	    strstr(path, "/logs/"))
-		kind = "log";
-	else if ((blen > 4 && !strcmp(base + blen - 4, ".pid")) ||
-		 !strncmp(path, "/run/", 5) || strstr(path, "/run/"))
-		kind = "run";
-	else if (!strncmp(path, "/tmp/", 5) || !strncmp(path, "/var/tmp/", 9))
-		kind = "tmp";
-	if (asprintf(&t, "vigil_%s_%s_t", s->id, kind) < 0)
+	if (asprintf(&t, "vigil_%s_%s_t", s->id, se_kind(path, base)) < 0)
 		return NULL;
 	return t;
 }
@@ -554,6 +694,242 @@ static bool se_own_declared(const struct se *s, const char *type)
 }
 
 /*
+ * Rules for access to path in the tree tr (its folder, or beneath it):
+ * everything there has the tree's type, the folder's own too. glob: path
+ * is the folder of a glob, what is beneath it gets the file permissions.
+ */
+static int se_tree_path(struct se *s, const struct se_tree *tr,
+			const char *path, uint64_t acc, bool glob)
+{
+	struct stat st;
+	bool exists = !lstat(path, &st), top;
+	size_t n = strlen(path), i;
+	char perms[256], dperms[160] = "getattr search ";
+	const char *class;
+	int rc = 0;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	top = n == strlen(tr->top);
+	se_file_perms(acc, perms);
+	if (glob || top || (exists && S_ISDIR(st.st_mode))) {
+		if (acc & VIGIL_FILE_R)
+			strcat(dperms, "open read ");
+		if (glob && (acc & (VIGIL_FILE_W | VIGIL_FILE_A |
+				    VIGIL_FILE_C | VIGIL_FILE_L)))
+			strcat(dperms, "write add_name ");
+		if (glob && (acc & VIGIL_FILE_D))
+			strcat(dperms, "write remove_name ");
+		/* a glob's: the folders it makes or removes there; a
+		 * folder's: itself */
+		if (acc & VIGIL_FILE_C)
+			strcat(dperms, "create ");
+		if (acc & VIGIL_FILE_D)
+			strcat(dperms, "rmdir ");
+		if (acc & VIGIL_FILE_S)
+			strcat(dperms, "setattr ");
+		dperms[strlen(dperms) - 1] = '\0';
+		rc = se_allow(s, tr->type, "dir", dperms);
+		if (!rc && glob && perms[0])
+			rc = se_allow(s, tr->type, "file", perms);
+	} else {
+		class = exists ? se_file_class(st.st_mode) : "file";
+		se_perms_for_class(perms, class);
+		if (perms[0])
+			rc = se_allow(s, tr->type, class, perms);
+		/* gone by now: it may have been a folder (mkdir, rmdir) */
+		if (!rc && !exists && (acc & VIGIL_FILE_C))
+			rc = se_allow(s, tr->type, "dir", "create getattr");
+		if (!rc && !exists && (acc & VIGIL_FILE_D))
+			rc = se_allow(s, tr->type, "dir", "rmdir getattr");
+	}
+	if (!rc && !glob &&
+	    (acc & (VIGIL_FILE_C | VIGIL_FILE_D | VIGIL_FILE_L))) {
+		const char *dp = acc & VIGIL_FILE_D ?
+				 "search write add_name remove_name" :
+				 "search write add_name";
+
+		/* its folder: the tree's, or for the tree's own folder
+		 * its parent's types (the dir type_transition's) */
+		if (!top)
+			rc = se_allow(s, tr->type, "dir", dp);
+		for (i = 0; top && !rc && i < ARRAY_SIZE(tr->parent); i++)
+			if (tr->parent[i])
+				rc = se_allow(s, tr->parent[i], "dir", dp);
+	}
+	if (!rc)
+		rc = se_ancestors(s, path);
+	if (!rc)
+		rc = se_alias_links(s, path);
+	return rc;
+}
+
+/*
+ * The folder trees the subject writes that get a private type: a rule
+ * of its own DIR/STAR-STAR or DIR/STAR (nothing else after the folder)
+ * with w, a, t or c, DIR under /run, /tmp or /srv (a folder in them at
+ * least) or /var (two levels at least: /var/lib/NAME), a folder here or
+ * absent, its name plain enough for a type_transition, DIR holding
+ * nothing a sensitive pattern names, and no other subject of the export
+ * naming a path in it (nor running this subject's code: its rules are
+ * written into that domain too). A tree inside another is the outer
+ * one's.
+ */
+static int se_trees_find(struct export_ctx *c, struct se *s)
+{
+	static const char *const roots[] = { "/run/", "/tmp/", "/srv/",
+					     "/var/" };
+	const struct vigil_ruleset *rs = c->rs;
+	size_t i, j, k, n;
+	int rc = 0;
+
+	s->c = c;
+	for (i = 0; c->reach && i < rs->nsubjects; i++)
+		if (i != c->self && c->reach[i * rs->nsubjects + c->self])
+			return 0;
+	for (i = 0; i < c->sr->nrules && !rc; i++) {
+		const struct vigil_rule *r = &c->sr->rules[i];
+		struct glob_toks g = { 0 };
+		struct se_tree *tr;
+		const char *sens = NULL, *base, *p;
+		char *top = NULL, *tslash = NULL, *pt, *plt;
+		struct stat st;
+		bool deep;
+
+		if (r->class != VIGIL_CLASS_FILE ||
+		    !(r->access & (VIGIL_FILE_W | VIGIL_FILE_A |
+				   VIGIL_FILE_T | VIGIL_FILE_C)) ||
+		    glob_toks_of_rule(r, &g))
+			continue;
+		n = g.n;
+		if (n < 4 || (g.t[n - 1].kind != GT_STAR2 &&
+			      g.t[n - 1].kind != GT_STAR) ||
+		    g.t[n - 2].kind != GT_LIT || g.t[n - 2].c != '/') {
+			glob_toks_free(&g);
+			continue;
+		}
+		deep = g.t[n - 1].kind == GT_STAR2;
+		for (j = 0; j < n - 2 && g.t[j].kind == GT_LIT; j++)
+			;
+		if (j == n - 2) {
+			g.n = n - 2;
+			top = glob_toks_text(&g);
+			g.n = n;
+			if (!top)
+				rc = -ENOMEM;
+		}
+		glob_toks_free(&g);
+		if (!top)
+			continue;
+		base = strrchr(top, '/') + 1;
+		for (k = 0; k < ARRAY_SIZE(roots); k++)
+			if (!strncmp(top, roots[k], 5))
+				break;
+		/* its depth: /tmp/x is 2 */
+		for (j = 0, p = top; *p; p++)
+			j += *p == '/';
+		if (k == ARRAY_SIZE(roots) || j < (k == 3 ? 3u : 2u) ||
+		    strstr(top, "/../") || strstr(top, "/./") ||
+		    strstr(top, "//") || !strcmp(base, ".") ||
+		    !strcmp(base, "..") || base[0] == '-' ||
+		    strlen(base) > 200 ||
+		    (!lstat(top, &st) && !S_ISDIR(st.st_mode)))
+			goto skip;
+		for (p = base; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') ||
+			      (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '.' ||
+			      *p == '_' || *p == '-' || *p == '+'))
+				goto skip;
+		/* never a folder of secrets; never one another module
+		 * labels a path in */
+		rc = vigil_sensitive_beneath(top, &sens);
+		if (!rc && !sens)
+			rc = se_other_names(s, top, true);
+		if (rc || sens) {
+			rc = rc < 0 ? rc : 0;
+			goto skip;
+		}
+		/* inside a tree found: that one's; holding trees found:
+		 * they go */
+		for (j = 0; j < s->ntrees; j++)
+			if (path_within(top, s->trees[j].top))
+				break;
+		if (j < s->ntrees) {
+			s->trees[j].deep |= deep &&
+					    !strcmp(top, s->trees[j].top);
+			goto skip;
+		}
+		for (j = 0; j < s->ntrees;) {
+			if (!path_within(s->trees[j].top, top)) {
+				j++;
+				continue;
+			}
+			free(s->trees[j].top);
+			free(s->trees[j].type);
+			free(s->trees[j].name);
+			free(s->trees[j].parent[0]);
+			free(s->trees[j].parent[1]);
+			s->trees[j] = s->trees[--s->ntrees];
+		}
+		tr = realloc(s->trees, (s->ntrees + 1) * sizeof(*tr));
+		if (!tr) {
+			rc = -ENOMEM;
+			goto skip;
+		}
+		s->trees = tr;
+		tr = &s->trees[s->ntrees++];
+		memset(tr, 0, sizeof(*tr));
+		tr->top = top;
+		top = NULL;
+		tr->deep = deep;
+		tr->name = strdup(base);
+		if (!tr->name || asprintf(&tslash, "%s/", tr->top) < 0 ||
+		    asprintf(&tr->type, "vigil_%s_%s_t", s->id,
+			     se_kind(tslash, "")) < 0) {
+			tr->type = NULL;
+			rc = -ENOMEM;
+			goto skip;
+		}
+		rc = strv_add_once(&s->own_types, &s->nown_types, tr->type);
+		/* the dir type_transition's folder types: the file
+		 * contexts' and its label here (one a folder type and
+		 * name: checkmodule refuses two) */
+		tslash[base - 1 - tr->top] = '\0';
+		if (!tslash[0])
+			strcpy(tslash, "/");
+		pt = rc ? NULL : se_type(s, tslash, S_IFDIR, &rc);
+		plt = rc ? NULL : se_label_type(s, tslash);
+		if (plt && pt && !strcmp(plt, pt)) {
+			free(plt);
+			plt = NULL;
+		}
+		tr->parent[0] = pt;
+		tr->parent[1] = plt;
+		for (k = 0; k < 2; k++) {
+			for (j = 0; tr->parent[k] && j + 1 < s->ntrees; j++)
+				if (!strcmp(s->trees[j].name, tr->name) &&
+				    ((s->trees[j].parent[0] &&
+				      !strcmp(s->trees[j].parent[0],
+					      tr->parent[k])) ||
+				     (s->trees[j].parent[1] &&
+				      !strcmp(s->trees[j].parent[1],
+					      tr->parent[k])))) {
+					free(tr->parent[k]);
+					tr->parent[k] = NULL;
+				}
+			if (!rc && tr->parent[k])
+				rc = se_allow(s, tr->parent[k], "dir",
+					      "getattr search");
+		}
+skip:
+		free(top);
+		free(tslash);
+	}
+	return rc;
+}
+
+/*
  * Rules for access to path. glob: path is the folder of a glob, so
  * what is beneath it (same type, as new files inherit it) gets the file
  * permissions too. Return 0, 1 (no file context), -errno.
@@ -567,14 +943,33 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob,
 	mode_t mode = exists ? st.st_mode & S_IFMT : S_IFREG;
 	const char *class = se_file_class(mode);
 	char perms[256], dperms[128] = "";
-	char *t, *lt, *pt = NULL, *parent = NULL, *own = NULL, *plt = NULL;
+	char *t, *lt = NULL, *pt = NULL, *parent = NULL, *own = NULL;
+	char *plt = NULL;
+	const struct se_tree *tr = se_tree_at(s, path);
+	size_t i;
 	int rc;
 
+	/* in a tree it writes: the tree's private type */
+	if (tr)
+		return se_tree_path(s, tr, path, acc, glob);
 	t = se_type(s, path, mode, &rc);
 	if (!t)
 		return rc ? rc : 1;
 	se_file_perms(acc, perms);
 	se_perms_for_class(perms, class);
+	/* a glob above a tree it writes: the tree's files have its type */
+	for (i = 0; glob && i < s->ntrees; i++) {
+		if (!path_within(s->trees[i].top, path) &&
+		    strncmp(s->trees[i].top, path, strlen(path)))
+			continue;
+		rc = se_allow(s, s->trees[i].type, "dir",
+			      acc & VIGIL_FILE_R ? "getattr open read search" :
+						   "getattr search");
+		if (!rc && perms[0])
+			rc = se_allow(s, s->trees[i].type, "file", perms);
+		if (rc)
+			goto out;
+	}
 	/* a file it writes: its own type, not the folder's (every file
 	 * of that type) */
 	own = literal && !glob ? se_own_type(s, path, acc, exists, mode) :
@@ -701,7 +1096,7 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 	if (rc == 1)
 		rc = note_rule(s->left, r, "no file context for it in the "
 			       "installed policy (left out)");
-	else if (!rc && !lit)
+	else if (!rc && !lit && !se_tree_at(s, path))
 		rc = note_rule(s->left, r, "glob: the types of its observed "
 			       "files and its folder (others it covers may "
 			       "have other types)");
@@ -1137,6 +1532,16 @@ static void se_reset(struct se *s)
 	free(s->own);
 	s->own = NULL;
 	s->nown = 0;
+	for (i = 0; i < s->ntrees; i++) {
+		free(s->trees[i].top);
+		free(s->trees[i].type);
+		free(s->trees[i].name);
+		free(s->trees[i].parent[0]);
+		free(s->trees[i].parent[1]);
+	}
+	free(s->trees);
+	s->trees = NULL;
+	s->ntrees = 0;
 	free(s->id);
 	free(s->mod);
 	free(s->domain);
@@ -1265,6 +1670,15 @@ static int se_module(struct se *s, FILE *f, const char *mod)
 			fprintf(f, "type_transition %s %s:file %s \"%s\";\n",
 				s->domain, s->own[i].parent, s->own[i].type,
 				s->own[i].name);
+	/* a tree's folder made in its parent gets the tree's type, and
+	 * what is made in it inherits that */
+	for (i = 0; i < s->ntrees; i++)
+		for (j = 0; j < ARRAY_SIZE(s->trees[i].parent); j++)
+			if (s->trees[i].parent[j])
+				fprintf(f, "type_transition %s %s:dir %s "
+					"\"%s\";\n", s->domain,
+					s->trees[i].parent[j],
+					s->trees[i].type, s->trees[i].name);
 	se_transitions(s, f);
 out:
 	for (i = 0; i < nt; i++)
@@ -1287,6 +1701,18 @@ static const char *const se_general[] = {
 	"the .fc labels it (restorecon), a type_transition with its name "
 	"gives it to the file when the program creates it; the folder's "
 	"type keeps search write add_name (remove_name)",
+	"a folder tree it writes (a rule DIR/** or DIR/* with w, a, "
+	"t or c; DIR under /run, /tmp, /srv or two levels under /var, "
+	"holding no sensitive path) gets such a private type too: the .fc "
+	"labels DIR and what is in it (DIR(/.*)? or DIR(/[^/]*)?, restorecon "
+	"-R), a type_transition with DIR's name gives it to the folder when "
+	"the program makes it, and what it makes inside inherits it; every "
+	"rule on a path in the tree is written on that type, none on the "
+	"policy's type of the folder",
+	"a file or tree another subject of the export names too (its rules, "
+	"globs included, may name a path there), or one of a subject whose "
+	"code another domain runs (a child, a via block), keeps the policy's "
+	"type: one .fc entry labels a path for one module only",
 	"file letters: r->read open getattr, w and t->write append open, "
 	"a->append open, x->execute execute_no_trans read open map, "
 	"m->map execute read open, c->create (and add_name on the "
@@ -1380,7 +1806,9 @@ static int se_subject_begin(struct export_ctx *c)
 		rc = se_allow(s, t, "file", "entrypoint execute getattr map "
 			      "open read");
 	free(t);
-	return rc;
+	/* the folder trees it writes, before its rules (a path in one
+	 * gets the tree's type) */
+	return rc ? rc : se_trees_find(c, s);
 }
 
 /*
@@ -1426,6 +1854,18 @@ static char *se_fc(const struct se *s)
 			continue;
 		se_fc_path(f, s->own[i].path);
 		fprintf(f, "\t--\tsystem_u:object_r:%s:s0\n", s->own[i].type);
+	}
+	if (s->ntrees)
+		fprintf(f, "# the folder trees it writes, each with a private "
+			"type of this module: restorecon -R labels them, the "
+			"folder made by the program gets it by a "
+			"type_transition, and what it makes inside inherits "
+			"it\n");
+	for (i = 0; i < s->ntrees; i++) {
+		se_fc_path(f, s->trees[i].top);
+		fprintf(f, "%s\tsystem_u:object_r:%s:s0\n",
+			s->trees[i].deep ? "(/.*)?" : "(/[^/]*)?",
+			s->trees[i].type);
 	}
 	if (fclose(f)) {
 		free(buf);

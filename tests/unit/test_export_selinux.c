@@ -14,6 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+
 #include "vigil.h"
 #include "util.h"
 #include "export.h"
@@ -419,6 +422,184 @@ static void test_selinux_own_files(void **state)
 	tdir_rm(&d);
 }
 
+/* The type the file contexts at fc give path (mode: its kind), or NULL. */
+static char *fc_type(const char *fc, const char *path, mode_t mode)
+{
+	struct selinux_opt o = { SELABEL_OPT_PATH, fc };
+	struct selabel_handle *h = selabel_open(SELABEL_CTX_FILE, &o, 1);
+	char *con = NULL, *t = NULL, *c;
+
+	assert_non_null(h);
+	if (!selabel_lookup(h, &con, path, mode) && con) {
+		c = strchr(con, ':');
+		c = c ? strchr(c + 1, ':') : NULL;
+		if (c)
+			t = strndup(c + 1, strcspn(c + 1, ":"));
+	}
+	freecon(con);
+	selabel_close(h);
+	return t;
+}
+
+/*
+ * A folder tree a program writes (issue 27 §3): DIR/STAR-STAR or DIR/STAR
+ * with a write letter gets a private type of its module as a literal
+ * file does: a .fc entry DIR(/.*)? (DIR(/[^/]*)? for a STAR), its bytes
+ * escaped, a dir type_transition with DIR's name in its parent's type,
+ * the dir and file permissions on the private type, and none on the
+ * policy's type of the folder (var_lib_t, tmp_t: every such file on the
+ * system). A path of the subject's own in the tree is the tree's. Not a
+ * tree: one another subject names a path in (a glob of its included),
+ * one whose subject another domain runs (a child), a folder too high
+ * (/run itself), one holding a sensitive path (/var/lib/vigil).
+ */
+static void test_selinux_own_trees(void **state)
+{
+	struct export_files files = { 0 };
+	struct vigil_ruleset rs = { 0 };
+	struct vigil_subject_rules *sr;
+	struct tdir d;
+	char *text, *out, path[256], fc[320], *t;
+
+	(void)state;
+	need("checkmodule", "checkpolicy");
+	need("semodule_package", "semodule-utils");
+	need("semodule", "policycoreutils");
+#define F(x) VIGIL_FILE_##x
+	sr = add_subject(&rs, "/usr/bin/demo");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C) | F(D),
+		 "/var/lib/demo-tree/**", true);
+	free(sr->rules[0].examples[0]);
+	sr->rules[0].examples[0] = strdup("/var/lib/demo-tree/a/b.db");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W) | F(C),
+		 "/var/lib/demo-tree/state", false);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/tmp/demo.tree/*", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C), "/var/log/demo-tree/**",
+		 true);
+	sr = add_subject(&rs, "/usr/bin/demo2");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/srv/demo-shared/**",
+		 true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/run/**", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/var/lib/vigil/**", true);
+	add_child(sr, "/usr/bin/demo2-kid");
+	sr = add_subject(&rs, "/usr/bin/demo2-kid");
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/var/lib/demo-kid/**",
+		 true);
+	sr = add_subject(&rs, "/usr/bin/demo3");
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/srv/demo-*/x/*.txt", true);
+#undef F
+	tdir_make(&d);
+	assert_int_equal(export_run(&export_selinux, &rs, d.path, &opts,
+				    &files), 0);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
+	text = slurp(path);
+	assert_true(contains(text, "\ntype vigil_usr_bin_demo_log_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_tmp_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_var_t, "
+				   "file_type;\n"));
+	/* the rules on the tree's type: its folders and files */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_var_t:dir { add_name "
+				   "create getattr open read remove_name rmdir "
+				   "search write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_var_t:file { append "
+				   "create getattr open read unlink write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_tmp_t:dir { add_name "
+				   "create getattr search write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_tmp_t:file { append "
+				   "create getattr open write };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t "
+				   "vigil_usr_bin_demo_log_t:file { append "
+				   "create getattr open };\n"));
+	/* the folder made in its parent gets the type */
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "var_lib_t:dir vigil_usr_bin_demo_var_t "
+				   "\"demo-tree\";\n"));
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "tmp_t:dir vigil_usr_bin_demo_tmp_t "
+				   "\"demo.tree\";\n"));
+	assert_true(contains(text, "\ntype_transition vigil_usr_bin_demo_t "
+				   "var_log_t:dir vigil_usr_bin_demo_log_t "
+				   "\"demo-tree\";\n"));
+	/* nothing written on the policy's types of the folders: searched
+	 * only (the state file in the tree is the tree's, no transition) */
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_lib_t:dir "
+				   "{ getattr search };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t tmp_t:dir "
+				   "{ getattr search };\n"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_log_t:dir "
+				   "{ getattr search };\n"));
+	assert_null(strstr(text, " var_lib_t:file"));
+	assert_null(strstr(text, " tmp_t:file"));
+	assert_null(strstr(text, " var_log_t:file"));
+	assert_null(strstr(text, "\"state\""));
+	assert_null(strstr(text, "glob: the types"));
+	free(text);
+	snprintf(fc, sizeof(fc), "%s/vigil_usr_bin_demo.fc", d.path);
+	text = slurp(fc);
+	assert_true(contains(text, "\n/var/lib/demo-tree(/.*)?\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_var_t:s0\n"));
+	assert_true(contains(text, "\n/tmp/demo\\.tree(/[^/]*)?\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_tmp_t:s0\n"));
+	assert_true(contains(text, "\n/var/log/demo-tree(/.*)?\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_log_t:s0\n"));
+	assert_null(strstr(text, "state"));
+	free(text);
+	/* the others: no tree */
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo2.fc", d.path);
+	text = slurp(path);
+	assert_null(strstr(text, "(/"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo2.te", d.path);
+	text = slurp(path);
+	assert_null(strstr(text, "_t, file_type;\n"));
+	assert_null(strstr(text, ":dir vigil_"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo2_kid.fc", d.path);
+	text = slurp(path);
+	assert_null(strstr(text, "(/"));
+	free(text);
+	/* it links into a copy of the reference policy, whose file
+	 * contexts then label the trees with their types */
+	if (sh(&out, "r=%s/root && mkdir -p $r/var/lib/selinux $r/etc && "
+	       "cp -a /var/lib/selinux/default $r/var/lib/selinux/ && "
+	       "cp -a /etc/selinux $r/etc/ && semodule -p $r -s default -n "
+	       "-i %s/vigil_usr_bin_demo.pp", d.path, d.path))
+		fail_msg("semodule -i into a copy of the policy: %s", out);
+	free(out);
+	snprintf(fc, sizeof(fc), "%s/root/var/lib/selinux/default/active/"
+		 "file_contexts", d.path);
+#define TYPE_IS(p, m, want) do {					\
+		t = fc_type(fc, p, m);					\
+		if (!t || strcmp(t, want))				\
+			fail_msg("%s: %s, not %s", p, t ? t : "(none)",	\
+				 want);					\
+		free(t);						\
+	} while (0)
+	TYPE_IS("/var/lib/demo-tree", S_IFDIR, "vigil_usr_bin_demo_var_t");
+	TYPE_IS("/var/lib/demo-tree/a/b.db", S_IFREG,
+		"vigil_usr_bin_demo_var_t");
+	TYPE_IS("/var/lib/demo-treex", S_IFREG, "var_lib_t");
+	TYPE_IS("/tmp/demo.tree", S_IFDIR, "vigil_usr_bin_demo_tmp_t");
+	TYPE_IS("/tmp/demo.tree/x", S_IFREG, "vigil_usr_bin_demo_tmp_t");
+	TYPE_IS("/var/log/demo-tree/x.log", S_IFREG,
+		"vigil_usr_bin_demo_log_t");
+#undef TYPE_IS
+	/* one level only for a STAR; the '.' escaped */
+	t = fc_type(fc, "/tmp/demo.tree/a/b", S_IFREG);
+	assert_true(!t || strcmp(t, "vigil_usr_bin_demo_tmp_t"));
+	free(t);
+	t = fc_type(fc, "/tmp/demoxtree/a", S_IFREG);
+	assert_true(!t || strcmp(t, "vigil_usr_bin_demo_tmp_t"));
+	free(t);
+	export_files_free(&files);
+	vigil_ruleset_free(&rs);
+	tdir_rm(&d);
+}
+
 /*
  * A unix socket connect reaches a peer: when a subject of the export
  * binds that address, its domain is the peer's, and the connect gets
@@ -498,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_selinux_avc),
 		cmocka_unit_test(test_selinux_walk),
 		cmocka_unit_test(test_selinux_own_files),
+		cmocka_unit_test(test_selinux_own_trees),
 		cmocka_unit_test(test_selinux_connectto),
 	};
 
