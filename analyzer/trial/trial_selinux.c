@@ -10,6 +10,7 @@
  * other foreign records.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,22 +103,46 @@ not_literal:
 }
 
 /*
- * What restorecon labels for a trial: the programs, and each existing file
- * the modules' .fc files name (beside each .pp: the files a program writes
- * get its module's private types; without relabelling, those made while
- * learning keep their old types and the trial reports AVCs enforcement
- * after restorecon never gives). At unload the same paths get back the
- * types of the policy without the modules.
+ * The folder of a tree entry of a module's .fc, "DIR(/.*)?" or
+ * "DIR(/[^/]*)?" (vigil's export writes those for the trees a program
+ * writes, DIR escaped as a literal path), or NULL.
+ */
+static char *fc_tree(const char *re, size_t len)
+{
+	static const char *const tails[] = { "(/.*)?", "(/[^/]*)?" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		n = strlen(tails[i]);
+		if (len > n && !memcmp(re + len - n, tails[i], n))
+			return fc_literal(re, len - n);
+	}
+	return NULL;
+}
+
+/* The options restorecon gets before the paths. */
+#define RESTORECON_OPTS 2
+
+/*
+ * What restorecon labels for a trial (-R -F, then the paths): the
+ * programs, each existing file the modules' .fc files name (beside each
+ * .pp: the files a program writes get its module's private types; without
+ * relabelling, those made while learning keep their old types and the
+ * trial reports AVCs enforcement after restorecon never gives) and the
+ * folder of each tree they name that exists here (a real folder, not a
+ * link: restorecon -R labels it and what is in it). At unload the same
+ * paths get back the types of the policy without the modules.
  */
 static int label_list(char *const *pps, size_t n, char *const *exes,
 		      size_t nexes, char ***out, size_t *nout)
 {
-	char **v = calloc(nexes + 2, sizeof(*v)), *line = NULL;
-	size_t i, k = 0, cap = nexes + 2, lcap = 0;
+	char **v = calloc(nexes + RESTORECON_OPTS + 1, sizeof(*v)), *line = NULL;
+	size_t i, k = 0, cap = nexes + RESTORECON_OPTS + 1, lcap = 0;
 	struct stat st;
 
 	if (!v)
 		return -ENOMEM;
+	v[k++] = strdup("-R");
 	v[k++] = strdup("-F");
 	for (i = 0; i < nexes; i++)
 		v[k++] = strdup(exes[i]);
@@ -137,11 +162,17 @@ static int label_list(char *const *pps, size_t n, char *const *exes,
 		while (getline(&line, &lcap, f) > 0) {
 			size_t len = strcspn(line, "\t \n");
 			char *path;
+			bool tree;
 
 			if (line[0] != '/')
 				continue;
+			/* a file, or a tree's folder */
 			path = fc_literal(line, len);
-			if (!path || lstat(path, &st) || !S_ISREG(st.st_mode)) {
+			tree = !path;
+			if (tree)
+				path = fc_tree(line, len);
+			if (!path || lstat(path, &st) ||
+			    !(tree ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))) {
 				free(path);
 				continue;
 			}
@@ -198,24 +229,51 @@ static char *labels_file(char *const *pps, size_t n)
 	return f;
 }
 
+/* One record of the labels file: path's label now (none: nothing). */
+static FILE *labels_out;
+
+static void label_save(const char *path)
+{
+	char *ctx = NULL;
+
+	if (lgetfilecon(path, &ctx) < 0)
+		return;
+	fprintf(labels_out, "%s%c%s%c", ctx, 0, path, 0);
+	freecon(ctx);
+}
+
+static int label_save_walk(const char *path, const struct stat *st, int type,
+			   struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	label_save(path);
+	return 0;
+}
+
+/* The labels of v's paths (after restorecon's options), and of what is
+ * in each folder (a tree: restorecon -R relabels all of it). */
 static int labels_save(const char *file, char *const *v, size_t k)
 {
-	FILE *f = fopen(file, "w");
+	struct stat st;
 	size_t i;
 	int rc = 0;
 
-	if (!f)
+	labels_out = fopen(file, "w");
+	if (!labels_out)
 		return -errno;
-	for (i = 1; i < k; i++) {	/* v[0] is "-F" */
-		char *ctx = NULL;
-
-		if (lgetfilecon(v[i], &ctx) < 0)
-			continue;
-		fprintf(f, "%s%c%s%c", ctx, 0, v[i], 0);
-		freecon(ctx);
+	for (i = RESTORECON_OPTS; i < k && !rc; i++) {
+		if (!lstat(v[i], &st) && S_ISDIR(st.st_mode)) {
+			if (nftw(v[i], label_save_walk, 16, FTW_PHYS) < 0)
+				rc = -errno;
+		} else {
+			label_save(v[i]);
+		}
 	}
-	if (fclose(f))
+	if (fclose(labels_out) && !rc)
 		rc = -errno;
+	labels_out = NULL;
 	return rc;
 }
 
@@ -256,7 +314,7 @@ static int relabel(char *const *pps, size_t n, char *const *exes,
 	}
 	if (save)
 		rc = labels_save(file, v, k);
-	if (!rc && k > 1)
+	if (!rc && k > RESTORECON_OPTS)
 		rc = run_each("restorecon", NULL, v, k, "policycoreutils");
 	if (!rc && !save)
 		rc = labels_restore(file);

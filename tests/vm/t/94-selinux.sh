@@ -101,6 +101,17 @@ t_ok "vigil ingest" "$vigil" ingest
 # ---- 2. generate ------------------------------------------------------------
 t_ok "vigil generate" "$vigil" generate --subject $httpd -o $w/cand.policy
 t_is "no rule names /etc/shadow" "$(grep -v '^[[:space:]]*#' $w/cand.policy | grep -c shadow)" 0
+# the folders it writes as trees, as a reviewer widens them (its logs,
+# its pid file: names that may change): the export gives each tree a
+# private type (its folder labelled, what is made there inherits it)
+t_is "the candidate writes its logs and pid file" \
+	"$(grep -c -x -e "	file ac $w/log/access.log" -e "	file ac $w/log/error.log" -e "	file wcdt $w/run/lighttpd.pid" $w/cand.policy)" 3
+grep -v -e "^	file [a-z]* $w/log/" -e "^	file [a-z]* $w/run/" $w/cand.policy |
+	sed "/^subject /a\\
+	file ac $w/log/*\\
+	file wcdt $w/run/**" > $w/cand.tree && mv $w/cand.tree $w/cand.policy
+t_is "... as the trees $w/log/* and $w/run/**" \
+	"$(grep -c -x -e "	file ac $w/log/\*" -e "	file wcdt $w/run/\*\*" $w/cand.policy) $(grep -c -e "$w/log/[a-z]" -e "$w/run/[a-z]" $w/cand.policy)" "2 0"
 cp $w/cand.policy "$VIGIL_OUT/94-cand.policy"
 
 # ---- 3. trial: vigil observe + the SELinux domain permissive ----------------
@@ -108,6 +119,8 @@ t_ok "vigil load the candidate" "$vigil" load $w/cand.policy
 t_ok "vigil mode observe" "$vigil" mode observe
 t0=$SECONDS
 log_type0=$(stat -c %C $w/log/access.log | cut -d: -f3)
+logdir_ctx0=$(stat -c %C $w/log)
+rundir_ctx0=$(stat -c %C $w/run)
 exe_type0=$(stat -c %C $httpd | cut -d: -f3)
 t_ok "vigil trial --to selinux: its module, the domain permissive" \
 	"$vigil" trial --to selinux -o $w/st $w/cand.policy
@@ -123,6 +136,8 @@ t_is "restorecon gave the program its exec type" \
 # their old type that enforcement never gives)
 t_is "... and the logs it wrote while learning their private type" \
 	"$(stat -c %C $w/log/access.log | cut -d: -f3)" "${mod}_log_t"
+t_is "... and the trees' folders theirs (restorecon -R)" \
+	"$(stat -c %C $w/log $w/run | cut -d: -f3 | tr '\n' ' ')" "${mod}_log_t ${mod}_run_t "
 wd0=$(vigil_count 'verdict=would-deny')
 s0=$(audit_serial)
 as_admin $httpd -f $w/lighttpd.conf
@@ -149,6 +164,7 @@ t_diag "$(cat $w/trial2.out)"
 t_is "... and removes the module" "$(semodule -l | grep -cx "$mod")" 0
 t_is "... and gives the log and the program back the labels they had" \
 	"$(stat -c %C $w/log/access.log $httpd | cut -d: -f3 | tr '\n' ' ')" "$log_type0 $exe_type0 "
+t_is "... and the trees' folders theirs" "$(stat -c %C $w/log $w/run | tr '\n' ' ')" "$logdir_ctx0 $rundir_ctx0 "
 vigil_mode learn
 echo '# nothing' | dd of=$VIGIL_FS/policy status=none
 
@@ -159,15 +175,25 @@ t_ok "semodule -i installs the compiled module" semodule -i $w/se/$mod.pp
 t_ok "restorecon labels the program" restorecon -F $httpd
 # the files it writes have types of its module (its .fc): restorecon
 # labels those there; one it creates gets its type by a type_transition
-t_ok "restorecon labels the logs it writes" restorecon -F $w/log/access.log $w/log/error.log
-t_is "... with its own type ${mod}_log_t (not tmp_t: every file in /tmp)" \
+# the trees: their folders and what is in them
+t_is "the .fc labels the trees (escaped regular expressions)" \
+	"$(grep -c -x -e "$(echo "$w" | sed 's/[.]/\\\\./g')/log(/\[^/\]\*)?	system_u:object_r:${mod}_log_t:s0" \
+		-e "$(echo "$w" | sed 's/[.]/\\\\./g')/run(/\.\*)?	system_u:object_r:${mod}_run_t:s0" $w/se/$mod.fc)" 2
+t_is "... and a folder it makes there gets the tree's type (dir type_transition)" \
+	"$(grep -c -e "^type_transition $dom [a-z_]*:dir ${mod}_log_t \"log\";$" -e "^type_transition $dom [a-z_]*:dir ${mod}_run_t \"run\";$" $w/se/$mod.te | sed 's/^[2-9]$/yes/')" yes
+t_is "... and the module writes no file of the policy's types (tmp_t: every file in /tmp)" \
+	"$(grep -E "^allow $dom [a-z_]*:(file|dir) " $w/se/$mod.te | grep -v "^allow $dom ${mod}_[a-z]*_t:" | grep -E -c ' (write|append|create|add_name|remove_name|unlink|rmdir) ')" 0
+t_ok "restorecon -R labels the trees it writes" restorecon -R -F $w/log $w/run
+t_is "... the logs with its own type ${mod}_log_t (not tmp_t: every file in /tmp)" \
 	"$(stat -c %C $w/log/access.log | cut -d: -f3)" ${mod}_log_t
+t_is "... and the folders theirs" \
+	"$(stat -c %C $w/log $w/run | cut -d: -f3 | tr '\n' ' ')" "${mod}_log_t ${mod}_run_t "
 rm -f $w/log/error.log
 t_ok "setenforce 1" setenforce 1
 s0=$(audit_serial)
 out_enf=$(http_work as_admin)
 vigil_settle
-t_is "the log it created enforced got ${mod}_log_t (type_transition)" \
+t_is "the log it created enforced got ${mod}_log_t (its folder's)" \
 	"$(stat -c %C $w/log/error.log 2>&1 | cut -d: -f3)" ${mod}_log_t
 # the trial predicts enforcement: every TYPE:CLASS the domain is denied
 # now is one the trial's report listed
@@ -187,7 +213,15 @@ vigil_settle
 t_is "SELinux denied its domain the way to /etc/shadow (and nothing else)" \
 	"$(avc_denied $s0 $dom | grep -c -e 'tcontext=[^ ]*:shadow_t:' -e ' name="shadow" ' | sed 's/^[1-9][0-9]*$/yes/') $(avc_denied $s0 $dom | grep -v -e 'tcontext=[^ ]*:shadow_t:' -e ' name="shadow" ' | wc -l)" "yes 0"
 t_ok "setenforce 0" setenforce 0
+# the tree's folder made by its domain (run into it here, permissive)
+mv $w/log $w/log.keep
+runcon system_u:system_r:$dom:s0 mkdir $w/log
+t_is "a log folder its domain makes gets ${mod}_log_t (the dir type_transition)" \
+	"$(stat -c %C $w/log 2>&1 | cut -d: -f3)" ${mod}_log_t
+rm -rf $w/log
+mv $w/log.keep $w/log
 cp $w/se/$mod.te "$VIGIL_OUT/94-$mod.te" 2>/dev/null
+cp $w/se/$mod.fc "$VIGIL_OUT/94-$mod.fc" 2>/dev/null
 
 # ---- 5. the anchor: audit2allow -M on the same runs' AVCs, enforced ---------
 # ENRICHED records: the interpreted fields after 0x1D cut off
@@ -197,8 +231,11 @@ t_ok "audit2allow -M on the learning runs' AVCs of ${a2a}_t" \
 # one semodule transaction (each rebuilds the policy)
 t_ok "semodule: vigil's module out; the bare domain, not permissive now, and audit2allow's module in" \
 	eval 'bare_module no && semodule -r $mod -i $w/a2a/$a2a.pp -i $w/a2a/${a2a}_allow.pp'
-# vigil's types are gone with its module: the logs it labelled made again
+# vigil's types are gone with its module: the logs it labelled made again,
+# the trees' folders given back their labels
 rm -f $w/log/*.log
+chcon "$logdir_ctx0" $w/log
+chcon "$rundir_ctx0" $w/run
 t_ok "lighttpd is labelled its entry point again" chcon -t ${a2a}_exec_t $httpd
 t_ok "setenforce 1" setenforce 1
 s0=$(audit_serial)
