@@ -773,7 +773,7 @@ static int se_tree_path(struct se *s, const struct se_tree *tr,
  * nothing a sensitive pattern names, and no other subject of the export
  * naming a path in it (nor running this subject's code: its rules are
  * written into that domain too). A tree inside another is the outer
- * one's.
+ * one's, which then labels everything beneath it (DIR(/.*)?).
  */
 static int se_trees_find(struct export_ctx *c, struct se *s)
 {
@@ -850,14 +850,15 @@ static int se_trees_find(struct export_ctx *c, struct se *s)
 			rc = rc < 0 ? rc : 0;
 			goto skip;
 		}
-		/* inside a tree found: that one's; holding trees found:
-		 * they go */
+		/* inside a tree found: that one's, which then labels all
+		 * beneath it unless the two are the same STAR; holding trees
+		 * found: they go, the same way */
 		for (j = 0; j < s->ntrees; j++)
 			if (path_within(top, s->trees[j].top))
 				break;
 		if (j < s->ntrees) {
-			s->trees[j].deep |= deep &&
-					    !strcmp(top, s->trees[j].top);
+			s->trees[j].deep |= deep ||
+					    strcmp(top, s->trees[j].top);
 			goto skip;
 		}
 		for (j = 0; j < s->ntrees;) {
@@ -865,6 +866,7 @@ static int se_trees_find(struct export_ctx *c, struct se *s)
 				j++;
 				continue;
 			}
+			deep = true;
 			free(s->trees[j].top);
 			free(s->trees[j].type);
 			free(s->trees[j].name);

@@ -451,7 +451,7 @@ static char *fc_type(const char *fc, const char *path, mode_t mode)
  * system). A path of the subject's own in the tree is the tree's. Not a
  * tree: one another subject names a path in (a glob of its included),
  * one whose subject another domain runs (a child), a folder too high
- * (/run itself), one holding a sensitive path (/var/lib/vigil).
+ * (/srv itself), one holding a sensitive path (/var/lib/vigil).
  */
 static void test_selinux_own_trees(void **state)
 {
@@ -476,10 +476,14 @@ static void test_selinux_own_trees(void **state)
 	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/tmp/demo.tree/*", true);
 	add_rule(sr, VIGIL_CLASS_FILE, F(A) | F(C), "/var/log/demo-tree/**",
 		 true);
+	/* nested: the outer tree's, labelling all beneath it */
+	add_rule(sr, VIGIL_CLASS_FILE, F(W), "/var/lib/demo-tree/sub/*", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/run/demo-nest/*", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W), "/run/demo-nest/a/**", true);
 	sr = add_subject(&rs, "/usr/bin/demo2");
 	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/srv/demo-shared/**",
 		 true);
-	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/run/**", true);
+	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/srv/**", true);
 	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/var/lib/vigil/**", true);
 	add_child(sr, "/usr/bin/demo2-kid");
 	sr = add_subject(&rs, "/usr/bin/demo2-kid");
@@ -494,6 +498,7 @@ static void test_selinux_own_trees(void **state)
 	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo.te", d.path);
 	text = slurp(path);
 	assert_true(contains(text, "\ntype vigil_usr_bin_demo_log_t, "
+				   "file_type;\ntype vigil_usr_bin_demo_run_t, "
 				   "file_type;\ntype vigil_usr_bin_demo_tmp_t, "
 				   "file_type;\ntype vigil_usr_bin_demo_var_t, "
 				   "file_type;\n"));
@@ -546,7 +551,11 @@ static void test_selinux_own_trees(void **state)
 				   "object_r:vigil_usr_bin_demo_tmp_t:s0\n"));
 	assert_true(contains(text, "\n/var/log/demo-tree(/.*)?\tsystem_u:"
 				   "object_r:vigil_usr_bin_demo_log_t:s0\n"));
+	assert_true(contains(text, "\n/run/demo-nest(/.*)?\tsystem_u:"
+				   "object_r:vigil_usr_bin_demo_run_t:s0\n"));
 	assert_null(strstr(text, "state"));
+	assert_null(strstr(text, "/sub"));
+	assert_null(strstr(text, "nest/a"));
 	free(text);
 	/* the others: no tree */
 	snprintf(path, sizeof(path), "%s/vigil_usr_bin_demo2.fc", d.path);
