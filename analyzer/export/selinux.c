@@ -147,6 +147,22 @@ static const struct se_tree *se_tree_at(const struct se *s, const char *path)
 	return NULL;
 }
 
+/*
+ * The tree a rule's path lies in: for a glob (path its folder), the tree
+ * that holds the files beneath that folder (a STAR tree only its own
+ * folder's entries).
+ */
+static const struct se_tree *se_tree_of(const struct se *s, const char *path,
+					bool glob)
+{
+	const struct se_tree *t = se_tree_at(s, path);
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return t && glob && !t->deep && n != strlen(t->top) ? NULL : t;
+}
+
 static int strv_add_once(char ***v, size_t *n, const char *s)
 {
 	char **nv;
@@ -947,7 +963,7 @@ static int se_path(struct se *s, const char *path, uint64_t acc, bool glob,
 	char perms[256], dperms[128] = "";
 	char *t, *lt = NULL, *pt = NULL, *parent = NULL, *own = NULL;
 	char *plt = NULL;
-	const struct se_tree *tr = se_tree_at(s, path);
+	const struct se_tree *tr = se_tree_of(s, path, glob);
 	size_t i;
 	int rc;
 
@@ -1098,7 +1114,7 @@ static int se_file(struct se *s, const struct vigil_rule *r)
 	if (rc == 1)
 		rc = note_rule(s->left, r, "no file context for it in the "
 			       "installed policy (left out)");
-	else if (!rc && !lit && !se_tree_at(s, path))
+	else if (!rc && !lit && !se_tree_of(s, path, true))
 		rc = note_rule(s->left, r, "glob: the types of its observed "
 			       "files and its folder (others it covers may "
 			       "have other types)");

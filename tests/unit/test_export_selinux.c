@@ -480,6 +480,9 @@ static void test_selinux_own_trees(void **state)
 	add_rule(sr, VIGIL_CLASS_FILE, F(W), "/var/lib/demo-tree/sub/*", true);
 	add_rule(sr, VIGIL_CLASS_FILE, F(W) | F(C), "/run/demo-nest/*", true);
 	add_rule(sr, VIGIL_CLASS_FILE, F(W), "/run/demo-nest/a/**", true);
+	/* files below a STAR tree's entries: not the tree's (its .fc
+	 * entry labels one level) */
+	add_rule(sr, VIGIL_CLASS_FILE, F(R), "/tmp/demo.tree/sub/*.txt", true);
 	sr = add_subject(&rs, "/usr/bin/demo2");
 	add_rule(sr, VIGIL_CLASS_FILE, F(R) | F(W), "/srv/demo-shared/**",
 		 true);
@@ -538,10 +541,14 @@ static void test_selinux_own_trees(void **state)
 	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t var_log_t:dir "
 				   "{ getattr search };\n"));
 	assert_null(strstr(text, " var_lib_t:file"));
-	assert_null(strstr(text, " tmp_t:file"));
+	assert_true(contains(text, "\nallow vigil_usr_bin_demo_t tmp_t:file "
+				   "{ getattr open read };\n"));
 	assert_null(strstr(text, " var_log_t:file"));
 	assert_null(strstr(text, "\"state\""));
-	assert_null(strstr(text, "glob: the types"));
+	assert_true(contains(text, "file r /tmp/demo.tree/sub/*.txt: glob: "
+				   "the types"));
+	assert_null(strstr(strstr(text, "glob: the types") + 1,
+			   "glob: the types"));
 	free(text);
 	snprintf(fc, sizeof(fc), "%s/vigil_usr_bin_demo.fc", d.path);
 	text = slurp(fc);
