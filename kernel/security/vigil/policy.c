@@ -881,6 +881,12 @@ vigil_policy_subject_at(const struct vigil_policy *policy, unsigned int i)
 	return policy && i < policy->nr_subjects ? &policy->subjects[i] : NULL;
 }
 
+unsigned int vigil_policy_subject_index(const struct vigil_policy *policy,
+					const struct vigil_policy_subject *s)
+{
+	return s - policy->subjects;
+}
+
 const struct vigil_glob *
 vigil_policy_subject_glob(const struct vigil_policy_subject *subject)
 {

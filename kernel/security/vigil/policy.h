@@ -110,6 +110,9 @@ const struct vigil_policy_subject *
 vigil_policy_subject_at(const struct vigil_policy *policy, unsigned int i);
 const struct vigil_glob *
 vigil_policy_subject_glob(const struct vigil_policy_subject *subject);
+/* The place of a block of @policy in file order (subject_at()'s @i). */
+unsigned int vigil_policy_subject_index(const struct vigil_policy *policy,
+					const struct vigil_policy_subject *s);
 /* The block's via glob (an ancestor it must run under), or NULL. */
 const struct vigil_glob *
 vigil_policy_subject_via(const struct vigil_policy_subject *subject);

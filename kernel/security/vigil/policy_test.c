@@ -564,6 +564,60 @@ static void vigil_policy_index_test(struct kunit *test)
 		   allowed);
 }
 
+/*
+ * A subject's policy block is cached whatever its id: the uncharged
+ * subjects of privileged execs take ids above vigil.max_subjects and the
+ * overflow subject "?" has id U32_MAX; before, their hooks matched every
+ * block's glob on each access. The cache is the subject's, tagged with the
+ * policy's generation: renaming the subject behind its back shows that the
+ * second lookup used it, and a new generation looks it up again.
+ */
+static void vigil_policy_block_cache_test(struct kunit *test)
+{
+	static const char text[] =
+		"subject /usr/bin/a {\n\tfile r /etc/a\n}\n"
+		"subject /usr/bin/b {\n\tfile r /etc/b\n}\n";
+	const u32 ids[] = { 0, vigil_max_subjects, vigil_max_subjects + 7,
+			    U32_MAX };
+	const struct vigil_policy_subject *a, *b;
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *s;
+	struct vigil_policy *p;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(text, strlen(text), &p, NULL),
+			0);
+	a = vigil_policy_subject_at(p, 0);
+	b = vigil_policy_subject_at(p, 1);
+	lp = kunit_kzalloc(test, sizeof(*lp), GFP_KERNEL);
+	s = kunit_kzalloc(test, struct_size(s, exe, 32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lp);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	lp->policy = p;
+	s->len = strlen("/usr/bin/a");
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		s->id = ids[i];
+		lp->gen = 1000 + i;
+		memcpy(s->exe, "/usr/bin/a", s->len);
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), a);
+		/* Cached: the same block, though its name now says b. */
+		memcpy(s->exe, "/usr/bin/b", s->len);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s), a,
+					"id %u", ids[i]);
+		/* A new policy generation looks it up again. */
+		lp->gen++;
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), b);
+		memcpy(s->exe, "/usr/bin/c", s->len);
+		lp->gen++;
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), NULL);
+		/* "Not named" is cached too. */
+		memcpy(s->exe, "/usr/bin/a", s->len);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s), NULL,
+					"id %u", ids[i]);
+	}
+	vigil_policy_free(p);
+}
+
 static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(vigil_access_test, access_gen_params),
 	KUNIT_CASE(vigil_names_test),
@@ -574,6 +628,7 @@ static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE(vigil_policy_dump_size_test),
 	KUNIT_CASE(vigil_policy_walk_test),
 	KUNIT_CASE(vigil_policy_index_test),
+	KUNIT_CASE(vigil_policy_block_cache_test),
 	{}
 };
 

@@ -334,36 +334,49 @@ static int subjects_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(subjects);
 
 /*
- * The learned file: each open has a cursor in the table's fifo (its
- * private data), parked before the first tuple a read has not returned.
- * A read resumes there in O(1) with the lock held only for its chunk;
- * tuples evicted meanwhile are not counted against it (no skip), and the
- * ones added come after it (read once, at the end).
+ * The learned file: each open has a cursor in the table's fifo, parked
+ * before the first tuple a read has not returned. A read resumes there in
+ * O(1) with the lock held only for its chunk; tuples evicted meanwhile
+ * are not counted against it (no skip), and the ones added come after it
+ * (read once, at the end).
+ *
+ * A pinned tuple (its record was lost, or is held back) may go once a
+ * snapshot has its line: only when the reader got that line whole. A
+ * line seq_file buffered may be copied in part, or never, if the reader
+ * closes the file; so a second cursor, done, stays before the tuples
+ * read but not known delivered, and they are shown (unpinned) only when
+ * seq_file starts a new chunk (it does only once the last one is copied
+ * out whole) or the file is closed with nothing left in the buffer. The
+ * file cannot seek: seq_file's traverse() would pass over lines it never
+ * copies.
  */
+struct learned_reader {
+	struct vigil_entry cursor;
+	struct vigil_entry done;
+};
+
 static void *learned_start(struct seq_file *m, loff_t *pos)
 	__acquires(&vigil_table.lock)
 {
-	struct vigil_entry *cursor = m->private;
+	struct learned_reader *r = m->private;
 
 	spin_lock(&vigil_table.lock);
-	if (*pos == 0)
+	if (*pos == 0) {
+		/* From the start again: nothing read is delivered. */
+		list_del_init(&r->done.fifo);
 		return SEQ_START_TOKEN;
-	if (list_empty(&cursor->fifo))
+	}
+	/* seq_file's buffer is empty: every line in it was copied out. */
+	vigil_table_delivered(&vigil_table, &r->done, &r->cursor);
+	if (list_empty(&r->cursor.fifo))
 		return NULL;
-	return vigil_table_next(&vigil_table, &cursor->fifo);
+	return vigil_table_next(&vigil_table, &r->cursor.fifo);
 }
 
 static void *learned_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct vigil_entry *e = v;
 
-	/*
-	 * seq_file steps past a tuple only once its line is kept for the
-	 * reader (a line that overflowed the buffer is shown again): only
-	 * then may a tuple whose record was lost go (vigil snapshot has it).
-	 */
-	if (v != SEQ_START_TOKEN)
-		vigil_table_shown(&vigil_table, e);
 	++*pos;
 	return vigil_table_next(&vigil_table, v == SEQ_START_TOKEN ?
 				&vigil_table.fifo : &e->fifo);
@@ -373,12 +386,12 @@ static void *learned_next(struct seq_file *m, void *v, loff_t *pos)
 static void learned_stop(struct seq_file *m, void *v)
 	__releases(&vigil_table.lock)
 {
-	struct vigil_entry *cursor = m->private;
+	struct learned_reader *r = m->private;
 
 	if (v == SEQ_START_TOKEN)
-		list_del_init(&cursor->fifo);
+		list_del_init(&r->cursor.fifo);
 	else
-		vigil_table_cursor_park(&vigil_table, cursor, v);
+		vigil_table_cursor_park(&vigil_table, &r->cursor, v);
 	spin_unlock(&vigil_table.lock);
 }
 
@@ -418,27 +431,35 @@ static const struct seq_operations learned_sops = {
 
 static int learned_open(struct inode *inode, struct file *file)
 {
-	struct vigil_entry *cursor;
+	struct learned_reader *r;
 
-	cursor = __seq_open_private(file, &learned_sops, sizeof(*cursor));
-	if (!cursor)
+	r = __seq_open_private(file, &learned_sops, sizeof(*r));
+	if (!r)
 		return -ENOMEM;
-	vigil_table_cursor_init(cursor);
-	return 0;
+	vigil_table_cursor_init(&r->cursor);
+	vigil_table_cursor_init(&r->done);
+	return nonseekable_open(inode, file);
 }
 
 static int learned_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
+	struct learned_reader *r = m->private;
 
-	vigil_table_cursor_drop(&vigil_table, m->private);
+	spin_lock(&vigil_table.lock);
+	/* The last chunk was copied out whole: its tuples were delivered. */
+	if (!m->count)
+		vigil_table_delivered(&vigil_table, &r->done, &r->cursor);
+	list_del_init(&r->done.fifo);
+	spin_unlock(&vigil_table.lock);
+	vigil_table_cursor_drop(&vigil_table, &r->cursor);
 	return seq_release_private(inode, file);
 }
 
 static const struct file_operations learned_fops = {
 	.open = learned_open,
 	.read = seq_read,
-	.llseek = seq_lseek,
+	.llseek = noop_llseek,	/* never called: nonseekable_open() */
 	.release = learned_release,
 };
 

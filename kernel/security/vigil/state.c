@@ -8,9 +8,6 @@
 #include "policy.h"
 #include "vigil.h"
 
-#define PSUB_UNKNOWN 0UL
-#define PSUB_NONE 1UL
-
 DEFINE_STATIC_KEY_FALSE(vigil_active);
 struct vigil_loaded_policy __rcu *vigil_policy_current;
 /* Serialises policy replacement, mode changes and the static key. */
@@ -28,34 +25,36 @@ u32 vigil_policy_gen(void)
  * @subj: the subject
  *
  * The block is the first whose glob matches the subject's exe and, for a
- * "via" block, one of its exec chain's elements. The answer is cached
- * per subject in @lp (the chain is part of the subject); every CPU that
- * computes it computes the same value, so racing writers are harmless.
+ * "via" block, one of its exec chain's elements. The answer is cached in
+ * the subject (vigil_subject.block), tagged with @lp's generation, so
+ * every subject has it, whatever its id: the overflow subject "?" and
+ * the uncharged subjects of privileged execs too. Every CPU that computes
+ * it for a generation computes the same value, so racing writers are
+ * harmless; one of an older policy is only a miss for the newer one.
  *
  * Return: the block, or NULL when the policy does not name @subj.
  */
 const struct vigil_policy_subject *
-vigil_policy_block(struct vigil_loaded_policy *lp,
-		   const struct vigil_subject *subj)
+vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj)
 {
 	struct vigil_policy_name chain[VIGIL_VIA_ELEMS + 1];
 	const struct vigil_policy_subject *ps;
-	unsigned long v;
 	unsigned int n;
 	bool cut;
+	u64 v;
 
-	if (subj->id < vigil_max_subjects) {
-		v = READ_ONCE(lp->psub[subj->id]);
-		if (v != PSUB_UNKNOWN)
-			return v == PSUB_NONE ? NULL : (void *)v;
+	v = atomic64_read(&subj->block);
+	if (v >> 32 == lp->gen) {
+		n = (u32)v;
+		return n ? vigil_policy_subject_at(lp->policy, n - 1) : NULL;
 	}
 	/* The chain's elements, a leading "?" (not a name) left out. */
 	n = vigil_via_split(vigil_subject_via(subj), subj->via_len, chain,
 			    ARRAY_SIZE(chain), &cut);
 	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len,
 				       chain, n);
-	if (subj->id < vigil_max_subjects)
-		WRITE_ONCE(lp->psub[subj->id], ps ? (unsigned long)ps : PSUB_NONE);
+	n = ps ? vigil_policy_subject_index(lp->policy, ps) + 1 : 0;
+	atomic64_set(&subj->block, (u64)lp->gen << 32 | n);
 	return ps;
 }
 
@@ -105,7 +104,7 @@ int vigil_policy_replace(const char *text, size_t len, char *err,
 				  rc);
 		return rc;
 	}
-	lp = kvzalloc(struct_size(lp, psub, vigil_max_subjects), GFP_KERNEL);
+	lp = kzalloc(sizeof(*lp), GFP_KERNEL);
 	if (!lp) {
 		vigil_policy_free(p);
 		scnprintf(err, errsize, "policy rejected: out of memory\n");
@@ -126,7 +125,7 @@ int vigil_policy_replace(const char *text, size_t len, char *err,
 	if (old) {
 		synchronize_rcu();
 		vigil_policy_free(old->policy);
-		kvfree(old);
+		kfree(old);
 	}
 	err[0] = '\0';
 	return 0;

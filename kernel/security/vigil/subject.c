@@ -206,24 +206,6 @@ static struct vigil_subject *subject_lookup(const struct subject_id *id)
 }
 
 /*
- * A new subject's policy block is not the one of the id's last owner. Only
- * the policy in force needs forgetting: a hook that still holds an older
- * one started before this subject existed, so it cannot be judging it.
- */
-static void subject_forget_block(u32 id)
-{
-	struct vigil_loaded_policy *lp;
-
-	if (id >= vigil_max_subjects)
-		return;
-	rcu_read_lock();
-	lp = rcu_dereference(vigil_policy_current);
-	if (lp)
-		WRITE_ONCE(lp->psub[id], 0);
-	rcu_read_unlock();
-}
-
-/*
  * Find or create the subject @sid, charged to @uid unless @privileged.
  * Sleeps. Return: a reference, or the overflow subject.
  */
@@ -280,7 +262,6 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 		new->owner = uid;
 	}
 	subject_count++;
-	subject_forget_block(id);
 	hash_add_rcu(subject_hash, &new->node, sid->hash);
 	spin_unlock_irq(&subject_lock);
 	kfree(newc);

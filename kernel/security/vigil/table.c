@@ -351,6 +351,37 @@ void vigil_table_cursor_park(struct vigil_table *t,
 	list_move_tail(&cursor->fifo, next ? &next->fifo : &t->fifo);
 }
 
+/**
+ * vigil_table_delivered - a reader got the lines of the tuples it passed
+ * @t: the table, locked
+ * @done: the reader's cursor before its first tuple not known delivered
+ *	(not parked: the oldest)
+ * @cursor: its cursor before the first tuple not yet read (not parked:
+ *	none read)
+ *
+ * The tuples from @done up to @cursor went to the reader whole (the
+ * learned file knows it: see learned_start()): each is shown
+ * (vigil_table_shown()), and @done moves to @cursor. A tuple whose line
+ * was only buffered, or copied in part, stays pinned until then.
+ */
+void vigil_table_delivered(struct vigil_table *t, struct vigil_entry *done,
+			   struct vigil_entry *cursor)
+{
+	struct list_head *pos;
+	struct vigil_entry *e;
+
+	lockdep_assert_held(&t->lock);
+	if (list_empty(&cursor->fifo))
+		return;
+	pos = list_empty(&done->fifo) ? t->fifo.next : done->fifo.next;
+	for (; pos != &cursor->fifo && pos != &t->fifo; pos = pos->next) {
+		e = list_entry(pos, struct vigil_entry, fifo);
+		if (!vigil_entry_is_cursor(e))
+			vigil_table_shown(t, e);
+	}
+	list_move_tail(&done->fifo, &cursor->fifo);
+}
+
 void vigil_table_cursor_drop(struct vigil_table *t,
 			     struct vigil_entry *cursor)
 {

@@ -138,6 +138,12 @@ struct vigil_subject {
 	 * vigil_fast_remember()); a cache, never the only copy.
 	 */
 	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
+	/*
+	 * Its block in the loaded policy (state.c: vigil_policy_block()):
+	 * the policy's generation << 32 | the block's index + 1, or 0 in the
+	 * low half when no block names it; 0: not looked up yet.
+	 */
+	atomic64_t block;
 	u32 len;
 	u32 via_len;	/* 0: no exec ancestor */
 	/* The exe, NUL, then its chain (vigil_subject_via()), NUL. */
@@ -221,15 +227,12 @@ struct vigil_loaded_policy {
 	struct vigil_policy *policy;
 	u32 gen;
 	bool has_modes;
-	/* Per subject id: 0 unknown yet, 1 not named, else the block. */
-	unsigned long psub[];
 };
 
 extern struct vigil_loaded_policy __rcu *vigil_policy_current;
 extern struct mutex vigil_state_lock;
 const struct vigil_policy_subject *
-vigil_policy_block(struct vigil_loaded_policy *lp,
-		   const struct vigil_subject *subj);
+vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj);
 int vigil_policy_replace(const char *text, size_t len, char *err,
 			 size_t errsize);
 void vigil_active_update(void);
@@ -446,6 +449,8 @@ struct vigil_entry *vigil_table_next(struct vigil_table *t,
 void vigil_table_cursor_park(struct vigil_table *t,
 			     struct vigil_entry *cursor,
 			     struct vigil_entry *next);
+void vigil_table_delivered(struct vigil_table *t, struct vigil_entry *done,
+			   struct vigil_entry *cursor);
 void vigil_table_cursor_drop(struct vigil_table *t,
 			     struct vigil_entry *cursor);
 void vigil_table_flush_observed(struct vigil_table *t);
