@@ -10,14 +10,11 @@
 #include "vigil.h"
 
 /*
- * Longest exe and object written into a record, and the most bytes of
- * exe, via (at most VIGIL_VIA_MAX) and object together: hex encoding
- * doubles them, so they plus the other fields stay below the audit
- * message limit (MAX_AUDIT_MESSAGE_LENGTH, 8970). An object past what the
- * exe and via leave is cut shorter. The learned file keeps them whole.
+ * A record's exe and object are cut at VIGIL_AUDIT_STR_MAX bytes, and
+ * exe, via (at most VIGIL_VIA_MAX) and object together at
+ * VIGIL_AUDIT_STR_BUDGET (limits.h): an object past what the exe and via
+ * leave is cut shorter. The learned file keeps them whole.
  */
-#define VIGIL_AUDIT_STR_MAX 2048
-#define VIGIL_AUDIT_STR_BUDGET 4096
 
 int vigil_audit_type __ro_after_init = CONFIG_SECURITY_VIGIL_AUDIT_TYPE;
 

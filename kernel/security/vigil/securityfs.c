@@ -107,7 +107,8 @@ static ssize_t table_kb_write(struct file *file, const char __user *ubuf,
 	rc = small_write(file, ubuf, count, ppos, buf);
 	if (rc < 0)
 		return rc;
-	if (kstrtoul(buf, 0, &kb) || kb < 16 || kb > 1024 * 1024)
+	if (kstrtoul(buf, 0, &kb) || kb < VIGIL_TABLE_KB_MIN ||
+	    kb > VIGIL_TABLE_KB_MAX)
 		return -EINVAL;
 	vigil_table_set_max(&vigil_table, kb * 1024);
 	return count;

@@ -15,8 +15,8 @@
  */
 static unsigned int table_hash_bits(void)
 {
-	return clamp_t(unsigned int, ilog2(vigil_table_kb * 1024 / 256), 10,
-		       20);
+	return clamp_t(unsigned int, ilog2(vigil_table_kb * 1024 / 256),
+		       VIGIL_TABLE_HASH_BITS_MIN, VIGIL_TABLE_HASH_BITS_MAX);
 }
 
 bool vigil_enabled __ro_after_init;

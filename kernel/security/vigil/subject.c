@@ -36,12 +36,13 @@
 #define UID_HASH_BITS 6
 
 /* Subjects beyond this many share the overflow subject "?". */
-unsigned int vigil_max_subjects __ro_after_init = 4096;
+unsigned int vigil_max_subjects __ro_after_init = VIGIL_MAX_SUBJECTS_DEFAULT;
 
 /* How many subjects one unprivileged person may create: a share of the cap. */
 static unsigned int uid_share(void)
 {
-	return max(16U, vigil_max_subjects / 8);
+	return max_t(unsigned int, VIGIL_SUBJECTS_SHARE_MIN,
+		     vigil_max_subjects / VIGIL_SUBJECTS_SHARE_DIV);
 }
 
 /* Subjects charged to one person. */
@@ -65,11 +66,12 @@ static int __init vigil_max_subjects_setup(char *str)
 {
 	unsigned int v;
 
-	if (!kstrtouint(str, 0, &v) && v >= 16 && v <= 65536)
+	if (!kstrtouint(str, 0, &v) && v >= VIGIL_MAX_SUBJECTS_MIN &&
+	    v <= VIGIL_MAX_SUBJECTS_MAX)
 		vigil_max_subjects = v;
 	else
-		pr_warn("vigil: vigil.max_subjects=%s out of range 16..65536\n",
-			str);
+		pr_warn("vigil: vigil.max_subjects=%s out of range %u..%u\n", str,
+			VIGIL_MAX_SUBJECTS_MIN, VIGIL_MAX_SUBJECTS_MAX);
 	return 1;
 }
 __setup("vigil.max_subjects=", vigil_max_subjects_setup);

@@ -36,18 +36,19 @@
 #include "vigil.h"
 
 /* Table memory in KiB, settable at boot (vigil.table_kb=) and in securityfs. */
-unsigned long vigil_table_kb __ro_after_init = 4096;
+unsigned long vigil_table_kb __ro_after_init = VIGIL_TABLE_KB_DEFAULT;
 struct vigil_table vigil_table;
 
 static int __init vigil_table_kb_setup(char *str)
 {
 	unsigned long v;
 
-	if (!kstrtoul(str, 0, &v) && v >= 16 && v <= 1024 * 1024)
+	if (!kstrtoul(str, 0, &v) && v >= VIGIL_TABLE_KB_MIN &&
+	    v <= VIGIL_TABLE_KB_MAX)
 		vigil_table_kb = v;
 	else
-		pr_warn("vigil: vigil.table_kb=%s out of range 16..1048576\n",
-			str);
+		pr_warn("vigil: vigil.table_kb=%s out of range %u..%u\n", str,
+			VIGIL_TABLE_KB_MIN, VIGIL_TABLE_KB_MAX);
 	return 1;
 }
 __setup("vigil.table_kb=", vigil_table_kb_setup);

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 #include "compat.h"
+#include "limits.h"
 #include "ops.h"
 
 enum vigil_mode {
@@ -103,8 +104,6 @@ const char *vigil_uclass_name(enum vigil_uclass c);
  * subject.c: the executable a task runs, interned, shared by the creds and
  * tuples that name it and freed after the last of them.
  */
-/* Per subject: the tuples its repeated compact accesses hit last. */
-#define VIGIL_FAST_SLOTS 16
 /* Compact keys (vigil_access.fast): a capability, a socket. */
 #define VIGIL_FAST_CAP BIT_ULL(62)
 #define VIGIL_FAST_NET BIT_ULL(63)
@@ -208,10 +207,8 @@ void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
 
 /*
  * chain.c: exec chains ("via"): at most VIGIL_VIA_ELEMS elements and
- * VIGIL_VIA_MAX bytes, the nearest ancestors kept.
+ * VIGIL_VIA_MAX bytes (limits.h), the nearest ancestors kept.
  */
-#define VIGIL_VIA_ELEMS 8
-#define VIGIL_VIA_MAX 1024
 
 struct vigil_policy_name;
 unsigned int vigil_via_split(const char *via, size_t len,
@@ -242,8 +239,6 @@ u32 vigil_policy_gen(void);
  * person.c: the owners of subordinate uid ranges (the owners file): a uid
  * in a range is charged to its owner.
  */
-#define VIGIL_OWNERS_MAX 4096
-
 struct vigil_owner_range {
 	u32 first;
 	u32 count;
@@ -318,16 +313,7 @@ struct vigil_uid_share {
 	u64 dropped;		/* not even kept: no room nor pin left */
 };
 
-#define VIGIL_UIDS_MAX 1024
 #define VIGIL_UID_HASH_BITS 6
-/* Records one unprivileged person may emit: a burst, then so many a second. */
-#define VIGIL_UID_BURST 1000
-#define VIGIL_UID_RATE 100
-/* Records all unprivileged persons together may emit (bounds.h applies). */
-#define VIGIL_UNPRIV_BURST 2000
-#define VIGIL_UNPRIV_RATE 200
-/* Held-back tuples recorded by one pass of the release work, at most. */
-#define VIGIL_RELEASE_BATCH 64
 
 struct vigil_entry {
 	struct hlist_node hnode;
