@@ -18,7 +18,14 @@
 
 /* struct mount: path_moved() crosses mount points as __d_path() does. */
 #include "../../fs/mount.h"
+#include "access.h"
+#include "path.h"
 #include "policy.h"
+#include "record.h"
+#include "state.h"
+#include "stats.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 static atomic64_t last_inode_id = ATOMIC64_INIT(0);

@@ -7,6 +7,12 @@
 #include <linux/sched.h>
 #include <linux/uidgid.h>
 
+#include "access.h"
+#include "limits.h"
+#include "record.h"
+#include "stats.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 /*

@@ -10,7 +10,9 @@
 
 #include <linux/string.h>
 
+#include "limits.h"
 #include "policy.h"
+#include "subject.h"
 #include "vigil.h"
 
 /*

@@ -5,7 +5,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "limits.h"
 #include "policy.h"
+#include "subject.h"
 #include "vigil.h"
 
 struct build_case {

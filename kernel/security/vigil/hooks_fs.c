@@ -15,6 +15,10 @@
 #include <linux/shmem_fs.h>
 #include <linux/stat.h>
 
+#include "access.h"
+#include "hooks.h"
+#include "path.h"
+#include "subject.h"
 #include "vigil.h"
 
 /*

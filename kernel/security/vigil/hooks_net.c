@@ -13,6 +13,11 @@
 #include <net/af_unix.h>
 #include <net/sock.h>
 
+#include "access.h"
+#include "hooks.h"
+#include "path.h"
+#include "stats.h"
+#include "subject.h"
 #include "vigil.h"
 
 /* "family:type", then ":port" or ":/unix/path" when known. */

@@ -8,6 +8,9 @@
 #include <linux/sched.h>
 #include <linux/security.h>
 
+#include "access.h"
+#include "hooks.h"
+#include "subject.h"
 #include "vigil.h"
 
 /* A capability check the fast path did not count: a first sighting. */

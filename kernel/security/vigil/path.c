@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "path.h"
 #include "vigil.h"
 
 /* The root of the initial mount namespace, as kernel threads see it. */

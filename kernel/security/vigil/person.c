@@ -17,6 +17,8 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 
+#include "limits.h"
+#include "person.h"
 #include "vigil.h"
 
 static struct vigil_owners __rcu *owners_current;

@@ -5,6 +5,7 @@
 #include <linux/slab.h>
 
 #include "bounds.h"
+#include "person.h"
 #include "vigil.h"
 
 /* Persons together fill 3/4; one holding little gets 7/8; root the rest. */

@@ -5,6 +5,8 @@
 #include <linux/ktime.h>
 #include <linux/signal.h>
 
+#include "state.h"
+#include "subject.h"
 #include "vigil.h"
 #include "policy_test_cases.h"
 #include "policy_random.h"

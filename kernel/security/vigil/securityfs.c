@@ -13,7 +13,13 @@
 #include <linux/string_helpers.h>
 #include <linux/uaccess.h>
 
+#include "limits.h"
+#include "person.h"
 #include "policy.h"
+#include "state.h"
+#include "stats.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 /* Longest write accepted by the mode and table_kb files. */

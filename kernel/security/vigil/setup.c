@@ -6,6 +6,10 @@
 #include <linux/lsm_hooks.h>
 #include <linux/minmax.h>
 
+#include "hooks.h"
+#include "limits.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 /*

@@ -5,7 +5,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "limits.h"
 #include "policy.h"
+#include "state.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 DEFINE_STATIC_KEY_FALSE(vigil_active);

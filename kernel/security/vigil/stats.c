@@ -5,6 +5,7 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 
+#include "stats.h"
 #include "vigil.h"
 
 DEFINE_PER_CPU(struct vigil_pcpu_stats, vigil_stats);

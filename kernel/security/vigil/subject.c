@@ -30,6 +30,11 @@
 #include <linux/slab.h>
 
 #include "bounds.h"
+#include "hooks.h"
+#include "limits.h"
+#include "path.h"
+#include "person.h"
+#include "subject.h"
 #include "vigil.h"
 
 #define SUBJECT_HASH_BITS 10

@@ -33,6 +33,11 @@
 #include <linux/workqueue.h>
 
 #include "bounds.h"
+#include "limits.h"
+#include "person.h"
+#include "record.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 /* Table memory in KiB, settable at boot (vigil.table_kb=) and in securityfs. */

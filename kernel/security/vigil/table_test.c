@@ -9,6 +9,9 @@
 #include <linux/slab.h>
 
 #include "bounds.h"
+#include "limits.h"
+#include "subject.h"
+#include "table.h"
 #include "vigil.h"
 
 static struct vigil_subject test_subj = { .permanent = true };

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vigil: an access as the hooks describe it, and the entry point every
+ * hook calls (access.c) with its inline fast path.
+ */
+#ifndef _SECURITY_VIGIL_ACCESS_H
+#define _SECURITY_VIGIL_ACCESS_H
+
+#include <linux/cred.h>
+#include <linux/lsm_audit.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "ops.h"
+#include "path.h"
+#include "state.h"
+#include "stats.h"
+#include "subject.h"
+#include "table.h"
+#include "vigil.h"
+
+/* An access as the hooks describe it. */
+struct vigil_access {
+	enum vigil_op op;
+	u64 access;
+	const struct path *path;	/* file objects */
+	const struct dentry *child;	/* the object is path/child's name */
+	const char *target;		/* other objects */
+	size_t target_len;
+	struct common_audit_data ad;	/* lsm_audit data for the record */
+	/*
+	 * The hook runs where it may sleep and holds no lock auditd could
+	 * need: a record may then wait for room in audit's backlog, as the
+	 * syscall's own records do, instead of being lost.
+	 */
+	bool may_sleep;
+	/*
+	 * An O_TMPFILE file: path is its folder, child the file (named
+	 * "#INO" by the kernel); one tuple per folder and access.
+	 */
+	bool tmpfile;
+	/*
+	 * The task whose credentials are checked, when not current (the
+	 * tracer of PTRACE_TRACEME): the record's pid and comm are its.
+	 */
+	struct task_struct *actor;
+	/*
+	 * A compact key of (object) that no other object of the same op
+	 * shares (a capability, a socket's family, type and port), or 0: a
+	 * repeat is then found by vigil_observe_fast() before the object
+	 * string is built or hashed.
+	 */
+	u64 fast;
+};
+
+/* access.c: the one entry point of every hook. */
+void vigil_observe(const struct cred *cred, struct vigil_access *acc);
+u64 vigil_fast_mode(struct vigil_subject *subj);
+void vigil_account_repeat(struct vigil_subject *subj, int verdict);
+
+/**
+ * vigil_observe_fast - count a repeat of a compact access cheaply
+ * @cred: the credentials of the subject
+ * @op: the operation
+ * @access: its access bits
+ * @fast: the compact key of its object (vigil_access.fast)
+ *
+ * The subject's cache names the tuple the same compact access hit last:
+ * when it is still in the table, under the same mode, policy generation
+ * and namespace, count it as vigil_observe() would, without building,
+ * hashing or looking up the object. Hooks call it before they build their
+ * struct vigil_access (clearing it costs more than this check), and only
+ * in task context. Never sleeps. Inline, and every branch counts: a
+ * capability check is a cheap system call (tests/bench/steady-ab).
+ *
+ * Return: true when counted; false when vigil_observe() must be called.
+ */
+static __always_inline bool vigil_observe_fast(const struct cred *cred,
+					       enum vigil_op op, u64 access,
+					       u64 fast)
+{
+	struct vigil_subject *subj = vigil_subject_of(cred);
+	enum vigil_mode mode;
+	struct vigil_entry *e;
+	bool hit = false;
+	u32 gen = 0;
+
+	if (!subj || !fast)
+		return false;
+	rcu_read_lock();
+	mode = vigil_mode_get();
+	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
+		u64 mode_gen = vigil_fast_mode(subj);
+
+		mode = (u32)mode_gen;
+		gen = mode_gen >> 32;
+	}
+	if (mode == VIGIL_MODE_OFF)
+		goto out;
+	e = READ_ONCE(*vigil_fast_slot(subj, fast));
+	if (!e)
+		goto out;
+	/* One test, no branch each: the cached tuple is this access's. */
+	if ((e->key.fast ^ fast) | (e->key.op ^ op) | (e->key.access ^ access) |
+	    (e->key.gen ^ gen) | (e->key.nsx ^ !vigil_mntns_initial()) |
+	    (e->key.uid_key ^ vigil_uid_key(cred->uid)) | READ_ONCE(e->dead))
+		goto out;
+	this_cpu_inc(vigil_stats.hook[op]);
+	atomic64_inc(&subj->events);
+	vigil_entry_touch(e);
+	if (likely(e->verdict == VIGIL_VERDICT_LEARN))
+		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);
+	else
+		vigil_account_repeat(subj, e->verdict);
+	hit = true;
+out:
+	rcu_read_unlock();
+	return hit;
+}
+
+#endif /* _SECURITY_VIGIL_ACCESS_H */
