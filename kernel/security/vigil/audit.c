@@ -8,7 +8,7 @@
 #include <linux/uidgid.h>
 
 #include "access.h"
-#include "limits.h"
+#include "vigil_limits.h"
 #include "record.h"
 #include "stats.h"
 #include "subject.h"
@@ -18,7 +18,7 @@
 /*
  * A record's exe and object are cut at VIGIL_AUDIT_STR_MAX bytes, and
  * exe, via (at most VIGIL_VIA_MAX) and object together at
- * VIGIL_AUDIT_STR_BUDGET (limits.h): an object past what the exe and via
+ * VIGIL_AUDIT_STR_BUDGET (vigil_limits.h): an object past what the exe and via
  * leave is cut shorter. The learned file keeps them whole.
  */
 

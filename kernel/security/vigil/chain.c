@@ -10,7 +10,7 @@
 
 #include <linux/string.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "policy.h"
 #include "subject.h"
 #include "vigil.h"

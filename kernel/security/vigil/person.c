@@ -17,7 +17,7 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "person.h"
 #include "vigil.h"
 

@@ -6,7 +6,7 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 
 /*
  * person.c: the owners of subordinate uid ranges (the owners file): a uid

@@ -13,7 +13,7 @@
 #include <linux/string_helpers.h>
 #include <linux/uaccess.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "person.h"
 #include "policy.h"
 #include "state.h"

@@ -7,7 +7,7 @@
 #include <linux/minmax.h>
 
 #include "hooks.h"
-#include "limits.h"
+#include "vigil_limits.h"
 #include "subject.h"
 #include "table.h"
 #include "vigil.h"

@@ -5,7 +5,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "policy.h"
 #include "state.h"
 #include "subject.h"

@@ -31,7 +31,7 @@
 
 #include "bounds.h"
 #include "hooks.h"
-#include "limits.h"
+#include "vigil_limits.h"
 #include "path.h"
 #include "person.h"
 #include "subject.h"

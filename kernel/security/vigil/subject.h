@@ -12,7 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "vigil.h"
 
 /*
@@ -122,7 +122,7 @@ void vigil_subjects_for_each(void (*fn)(const struct vigil_subject *, void *),
 
 /*
  * chain.c: exec chains ("via"): at most VIGIL_VIA_ELEMS elements and
- * VIGIL_VIA_MAX bytes (limits.h), the nearest ancestors kept.
+ * VIGIL_VIA_MAX bytes (vigil_limits.h), the nearest ancestors kept.
  */
 
 struct vigil_policy_name;

@@ -33,7 +33,7 @@
 #include <linux/workqueue.h>
 
 #include "bounds.h"
-#include "limits.h"
+#include "vigil_limits.h"
 #include "person.h"
 #include "record.h"
 #include "subject.h"

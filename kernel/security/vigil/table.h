@@ -14,7 +14,7 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-#include "limits.h"
+#include "vigil_limits.h"
 #include "subject.h"
 #include "vigil.h"
 

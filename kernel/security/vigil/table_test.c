@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 
 #include "bounds.h"
-#include "limits.h"
+#include "vigil_limits.h"
 #include "subject.h"
 #include "table.h"
 #include "vigil.h"

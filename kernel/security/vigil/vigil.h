@@ -3,7 +3,7 @@
  * vigil: what every file of the LSM shares: modes, verdicts, uid classes
  * and whether the hooks are active. The rest is split by concern:
  * subject.h, state.h, person.h, table.h, stats.h, path.h, access.h (the
- * hooks' entry point and its inline fast path), hooks.h; limits.h and
+ * hooks' entry point and its inline fast path), hooks.h; vigil_limits.h and
  * bounds.h.
  */
 #ifndef _SECURITY_VIGIL_VIGIL_H

@@ -5,8 +5,8 @@
  * with the analyzer and stay in policy.h and match.h; what one person may
  * take of a shared pool is in bounds.h.
  */
-#ifndef _SECURITY_VIGIL_LIMITS_H
-#define _SECURITY_VIGIL_LIMITS_H
+#ifndef _SECURITY_VIGIL_VIGIL_LIMITS_H
+#define _SECURITY_VIGIL_VIGIL_LIMITS_H
 
 /* Table memory in KiB: vigil.table_kb= and the table_kb file. */
 #define VIGIL_TABLE_KB_DEFAULT 4096
@@ -60,4 +60,4 @@
 #define VIGIL_AUDIT_STR_MAX 2048
 #define VIGIL_AUDIT_STR_BUDGET 4096
 
-#endif /* _SECURITY_VIGIL_LIMITS_H */
+#endif /* _SECURITY_VIGIL_VIGIL_LIMITS_H */
