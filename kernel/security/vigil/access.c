@@ -15,6 +15,7 @@
 #include <linux/rcupdate.h>
 #include <linux/siphash.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 /* struct mount: path_moved() crosses mount points as __d_path() does. */
 #include "../../fs/mount.h"
@@ -389,15 +390,21 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		goto out;
 	}
 
-	/* A first sighting: now, and only now, resolve the path. */
+	/*
+	 * A first sighting: now, and only now, resolve the path, in this
+	 * CPU's buffer; the record, which may wait for audit, has a copy of
+	 * its length (a small allocation, not PATH_MAX bytes).
+	 */
 	if (acc->path) {
-		buf = kmalloc(PATH_MAX, GFP_ATOMIC | __GFP_NOWARN);
+		obj = file_object(acc, vigil_scratch_get(), &foreign);
+		len = strlen(obj);
+		buf = kmemdup_nul(obj, len, GFP_ATOMIC | __GFP_NOWARN);
+		vigil_scratch_put();
 		if (!buf) {
 			vigil_stat_inc(VIGIL_STAT_NOMEM);
 			goto out;
 		}
-		obj = file_object(acc, buf, &foreign);
-		len = strlen(obj);
+		obj = buf;
 	}
 	/*
 	 * Names from another mount namespace are marked with its id: the

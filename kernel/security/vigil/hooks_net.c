@@ -6,7 +6,6 @@
 #include <linux/limits.h>
 #include <linux/namei.h>
 #include <linux/net.h>
-#include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/un.h>
 #include <net/inet_sock.h>
@@ -16,7 +15,6 @@
 #include "access.h"
 #include "hooks.h"
 #include "path.h"
-#include "stats.h"
 #include "subject.h"
 #include "vigil.h"
 
@@ -192,8 +190,9 @@ static bool unix_path_addr(const struct sockaddr *addr, int addrlen)
 
 /*
  * A connect (or send) to the unix socket @other bound to a file: target
- * "unix:TYPE:PATH", PATH resolved like any file's. Under the peer's state
- * lock: never sleeps, never waits for audit.
+ * "unix:TYPE:PATH", PATH resolved like any file's, in this CPU's buffer
+ * (every send walks the path: no allocation for it). Under the peer's
+ * state lock: never sleeps, never waits for audit.
  */
 static void unix_peer_event(const struct sock *sk, const struct sock *other)
 {
@@ -203,18 +202,14 @@ static void unix_peer_event(const struct sock *sk, const struct sock *other)
 		.access = VIGIL_NET_CONNECT,
 		.ad.type = LSM_AUDIT_DATA_NONE,
 	};
-	char tbuf[16], prefix[32], *buf;
+	char tbuf[16], prefix[VIGIL_SCRATCH_PREFIX], *buf;
 	const char *p;
 	bool foreign;
 	int n;
 
 	if (!path->dentry || sk->sk_kern_sock)
 		return;	/* abstract or unbound: recorded at connect/sendmsg */
-	buf = kmalloc(PATH_MAX + sizeof(prefix), GFP_ATOMIC | __GFP_NOWARN);
-	if (!buf) {
-		vigil_stat_inc(VIGIL_STAT_NOMEM);
-		return;
-	}
+	buf = vigil_scratch_get();
 	n = scnprintf(prefix, sizeof(prefix), "unix:%s:",
 		      type_name(sk->sk_type, tbuf, sizeof(tbuf)));
 	p = vigil_path_resolve(path, buf + sizeof(prefix), &foreign);
@@ -229,7 +224,7 @@ static void unix_peer_event(const struct sock *sk, const struct sock *other)
 		acc.target_len = strlen(p) + n;
 	}
 	vigil_observe(current_real_cred(), &acc);
-	kfree(buf);
+	vigil_scratch_put();
 }
 
 static int vigil_unix_stream_connect(struct sock *sock, struct sock *other,

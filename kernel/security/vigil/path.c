@@ -11,9 +11,11 @@
 #include <linux/err.h>
 #include <linux/fs_struct.h>
 #include <linux/init_task.h>
+#include <linux/local_lock.h>
 #include <linux/mount.h>
 #include <linux/path.h>
 #include <linux/nsproxy.h>
+#include <linux/percpu.h>
 #include <linux/proc_ns.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -21,6 +23,41 @@
 
 #include "path.h"
 #include "vigil.h"
+
+/*
+ * Where a name is resolved: a path walk needs PATH_MAX bytes, and a hook
+ * that may not sleep (most of them) could only get them as a GFP_ATOMIC
+ * 4 KiB allocation on every first sighting, and a unix connect or
+ * datagram send on every one (a syslog() call). Each CPU has one; the
+ * local lock keeps the task on it (preemption off, except on PREEMPT_RT).
+ */
+struct vigil_scratch {
+	local_lock_t lock;
+	char buf[VIGIL_SCRATCH_SIZE];
+};
+
+static DEFINE_PER_CPU(struct vigil_scratch, vigil_scratch) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+/**
+ * vigil_scratch_get - this CPU's VIGIL_SCRATCH_SIZE bytes for a name
+ *
+ * Never sleeps, and the caller must not until vigil_scratch_put(): the
+ * buffer is this CPU's. Not from interrupts, and never nested.
+ *
+ * Return: the buffer.
+ */
+char *vigil_scratch_get(void)
+{
+	local_lock(&vigil_scratch.lock);
+	return this_cpu_ptr(&vigil_scratch)->buf;
+}
+
+void vigil_scratch_put(void)
+{
+	local_unlock(&vigil_scratch.lock);
+}
 
 /* The root of the initial mount namespace, as kernel threads see it. */
 static void initial_root(struct path *root)

@@ -9,9 +9,13 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+#include "vigil_limits.h"
+
 /* path.c: names as the initial mount namespace sees them. */
 const char *vigil_path_resolve(const struct path *path, char *buf,
 			       bool *ret_foreign);
+char *vigil_scratch_get(void);
+void vigil_scratch_put(void);
 bool vigil_dentry_mount(const struct dentry *dentry, struct path *ret_path);
 u32 vigil_mntns_current(void);
 

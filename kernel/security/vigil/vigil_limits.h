@@ -60,4 +60,11 @@
 #define VIGIL_AUDIT_STR_MAX 2048
 #define VIGIL_AUDIT_STR_BUDGET 4096
 
+/*
+ * Each CPU's buffer a name is resolved in (path.c): a path of PATH_MAX
+ * bytes and a prefix before it ("unix:stream:").
+ */
+#define VIGIL_SCRATCH_PREFIX 32
+#define VIGIL_SCRATCH_SIZE (VIGIL_SCRATCH_PREFIX + PATH_MAX)
+
 #endif /* _SECURITY_VIGIL_VIGIL_LIMITS_H */
