@@ -86,7 +86,14 @@ static int vigil_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 		return 0;
 	acc.access = 1ULL << (sig - 1);
 	s = target_of(p, &acc);
-	vigil_observe(cred ? cred : current_cred(), &acc);
+	/*
+	 * @cred is set when current is not the sender (a USB URB's
+	 * completion signals its submitter with the submitter's
+	 * credentials); otherwise current sends, named by its real
+	 * credentials as in every hook, not by credentials it may have
+	 * overridden.
+	 */
+	vigil_observe(cred ? cred : current_real_cred(), &acc);
 	vigil_subject_put(s);
 	return 0;
 }
