@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy.h"
+#include "rules_block.h"
 #include "vigil.h"
 #include "rules.h"
 #include "policy_write.h"
@@ -65,6 +67,35 @@ static void put_uid_classes(FILE *f, const char *pre, const uint32_t *v,
 	for (i = 0, k = 0; i < 3; i++)
 		if (has[i])
 			fprintf(f, "%s%s", k++ ? ", " : " ", names[i]);
+}
+
+/*
+ * " uid root,system" for a block of generate --uid's classes, or "" when
+ * it made rules of every class.
+ */
+static const char *uid_word(const struct vigil_ruleset *rs, char *buf,
+			    size_t size)
+{
+	char names[32];
+
+	if (!rs->uclasses || rs->uclasses == VIGIL_POLICY_UCLASS_ALL)
+		return "";
+	snprintf(buf, size, " uid %s",
+		 rules_uclasses_name(rs->uclasses, names, sizeof(names)));
+	return buf;
+}
+
+/* What a block's "uid" word means, above it. */
+static void put_uid_scope(FILE *f, const struct vigil_ruleset *rs)
+{
+	char names[32];
+
+	if (!rs->uclasses || rs->uclasses == VIGIL_POLICY_UCLASS_ALL)
+		return;
+	fprintf(f, "# only its accesses under uid class %s (generate --uid): "
+		"vigil judges no other uid's; an export confines every uid's "
+		"run of it\n",
+		rules_uclasses_name(rs->uclasses, names, sizeof(names)));
 }
 
 /* "; uid 0" or "; uids 0, 33": the evidence's uids. */
@@ -241,7 +272,7 @@ static int put_left_out(FILE *f, const struct vigil_ruleset *rs,
 int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 		       const char *db, bool strict, bool compact)
 {
-	char t1[32], t2[32];
+	char t1[32], t2[32], words[48];
 	size_t i, j;
 	int rc;
 
@@ -335,7 +366,9 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 			fprintf(f, "# only what it did run by %s (via=, at any "
 				"depth); this block applies to nothing else\n",
 				via);
-			fprintf(f, "subject %s via %s {\n", exe, via);
+			put_uid_scope(f, rs);
+			fprintf(f, "subject %s via %s%s {\n", exe, via,
+				uid_word(rs, words, sizeof(words)));
 			free(via);
 		} else {
 			if (sr->unscoped)
@@ -344,7 +377,9 @@ int vigil_policy_write(FILE *f, const struct vigil_ruleset *rs,
 					"via= (a kernel before exec-chain "
 					"scoping): all it did, whoever ran it; "
 					"this block applies to every run of it\n");
-			fprintf(f, "subject %s {\n", exe);
+			put_uid_scope(f, rs);
+			fprintf(f, "subject %s%s {\n", exe,
+				uid_word(rs, words, sizeof(words)));
 		}
 		free(exe);
 		for (j = 0; j < sr->nchildren; j++) {

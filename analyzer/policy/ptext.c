@@ -61,6 +61,28 @@ static bool tok_is(const struct ptext_token *t, const char *word)
 }
 
 /*
+ * The VIGIL_POLICY_UCLASS_* bits of a "uid" word's classes ("root,user"),
+ * as the parser accepted them.
+ */
+static unsigned int uclasses_of(const struct ptext_token *t)
+{
+	static const char *const names[] = { "root", "system", "user" };
+	unsigned int bits = 0;
+	size_t at = 0, end, i;
+
+	while (at < t->len) {
+		for (end = at; end < t->len && t->s[end] != ','; end++)
+			;
+		for (i = 0; i < 3; i++)
+			if (end - at == strlen(names[i]) &&
+			    !memcmp(t->s + at, names[i], end - at))
+				bits |= 1U << i;
+		at = end + 1;
+	}
+	return bits;
+}
+
+/*
  * List the blocks and rules of text (already accepted by the parser).
  * -EINVAL (with *ret_line) only if the two readings disagree.
  */
@@ -86,8 +108,10 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 		n = ptext_tokenize(s, l, tok);
 		if (!n)
 			continue;
-		if (tok_is(&tok[0], "subject") && n >= 3 && n <= 6) {
+		if (tok_is(&tok[0], "subject") && n >= 3 &&
+		    n <= PTEXT_MAX_TOKENS) {
 			struct pblock *b;
+			size_t at = 2;
 
 			if (pt->nblocks == bcap) {
 				bcap = bcap ? bcap * 2 : 16;
@@ -109,12 +133,15 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 				b->via_src = strndup(tok[3].s, tok[3].len);
 				if (!b->via_src)
 					return -ENOMEM;
+				if (vigil_glob_compile(tok[3].s, tok[3].len,
+						       &b->via, why,
+						       sizeof(why)))
+					return -EINVAL;
+				at = 4;
 			}
-			if (n >= 5 && (!tok_is(&tok[2], "via") ||
-				       vigil_glob_compile(tok[3].s, tok[3].len,
-							  &b->via, why,
-							  sizeof(why))))
-				return -EINVAL;
+			b->uclasses = VIGIL_POLICY_UCLASS_ALL;
+			if (at + 2 < n && tok_is(&tok[at], "uid"))
+				b->uclasses = uclasses_of(&tok[at + 1]);
 			open = true;
 		} else if (n == 1 && tok_is(&tok[0], "}")) {
 			if (open && pt->nblocks)
@@ -166,7 +193,8 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
  * it.
  */
 long ptext_find_block(const struct ptext *pt, const char *exe,
-		      const struct vigil_policy_name *chain, unsigned int n)
+		      const struct vigil_policy_name *chain, unsigned int n,
+		      unsigned int uclasses)
 {
 	size_t i;
 	unsigned int k;
@@ -174,7 +202,8 @@ long ptext_find_block(const struct ptext *pt, const char *exe,
 	for (i = 0; i < pt->nblocks; i++) {
 		const struct pblock *b = &pt->blocks[i];
 
-		if (!vigil_glob_match(b->glob, exe, strlen(exe)))
+		if (!(b->uclasses & uclasses) ||
+		    !vigil_glob_match(b->glob, exe, strlen(exe)))
 			continue;
 		if (!b->via)
 			return (long)i;
@@ -230,9 +259,11 @@ int ptext_warn_repeated(const char *file, const char *text, size_t len)
 			const struct pblock *a = &pt.blocks[j];
 			char *s;
 
+			/* b judges no uid class a does not */
 			if (strcmp(a->src, b->src) ||
 			    (!a->via_src != !b->via_src) ||
-			    (a->via_src && strcmp(a->via_src, b->via_src)))
+			    (a->via_src && strcmp(a->via_src, b->via_src)) ||
+			    (b->uclasses & ~a->uclasses))
 				continue;
 			s = esc_text_dup(b->src);
 			p_warn("%s:%u: a second block for subject %s%s (the "

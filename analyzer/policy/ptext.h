@@ -24,6 +24,7 @@ struct pblock {
 	struct vigil_glob *via;	/* "via GLOB", or NULL */
 	char *src;		/* the subject glob as written */
 	char *via_src;		/* its via glob as written, or NULL */
+	unsigned int uclasses;	/* VIGIL_POLICY_UCLASS_* it judges ("uid") */
 	size_t first_rule, nrules;	/* its rules in ptext.rules */
 	unsigned int line, close_line;	/* "subject ... {" and its "}" */
 	bool relevant;		/* first match of an observed subject */
@@ -54,12 +55,14 @@ int ptext_read(const char *text, size_t len, struct ptext *pt,
 void ptext_free(struct ptext *pt);
 
 /*
- * The first block whose glob matches exe and, for a via block, whose via
- * glob matches one of the ancestors chain[0..n), as the parser decides
- * it; -1 when none.
+ * The first block whose glob matches exe, that judges one of the uid
+ * classes uclasses (VIGIL_POLICY_UCLASS_* bits) and, for a via block,
+ * whose via glob matches one of the ancestors chain[0..n), as the parser
+ * decides it; -1 when none.
  */
 long ptext_find_block(const struct ptext *pt, const char *exe,
-		      const struct vigil_policy_name *chain, unsigned int n);
+		      const struct vigil_policy_name *chain, unsigned int n,
+		      unsigned int uclasses);
 
 /*
  * Warn (p_warn, naming file and lines) of each block whose subject and

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "rules_block.h"
 #include "escape.h"
 #include "vigil.h"
 #include "util.h"
@@ -52,6 +53,22 @@ static void put_subject(FILE *f, const char *exe, const char *chain,
 		chain ? (c ? c : "?") : "");
 	free(e);
 	free(c);
+}
+
+/*
+ * "; lacked for uid class user": which uid classes'
+ * blocks lack it, when the candidate has blocks for some classes only.
+ */
+static void put_missing_classes(FILE *f, const struct rule_blocks *rb)
+{
+	char names[32];
+	unsigned int v, lacking = 0;
+
+	for (v = 0; v < rb->n; v++)
+		if (rb->v[v].miss)
+			lacking |= rb->v[v].uclasses;
+	fprintf(f, "; lacked for uid class %s",
+		rules_uclasses_name(lacking, names, sizeof(names)));
 }
 
 /* Compare; print the sections; return the number of differences. */
@@ -166,8 +183,8 @@ static int compare(const struct vigil_ruleset *rs,
 		   FILE *f, size_t *ret_miss, size_t *ret_unused)
 {
 	size_t nmiss = 0, nunused = 0, i, j, k;
+	int rc = 0, scoped = rules_policy_scoped(pol);
 	char t1[32], t2[32];
-	int rc = 0;
 
 	if (json)
 		fputs("\"missing\":[", f);
@@ -175,41 +192,44 @@ static int compare(const struct vigil_ruleset *rs,
 	for (i = 0; i < rs->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rs->subjects[i];
 		const struct vigil_policy_subject *ps;
-		struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
-		unsigned int nchain;
 		bool opened = false;
-		long b;
 
-		/* the task's ancestors: its via= (by_via) */
-		nchain = vigil_via_chain(sr->chain, chain,
-					 VIGIL_VIA_MAX_ELEMENTS);
-		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe),
-					       chain, nchain);
-		b = ptext_find_block(pt, sr->exe, chain, nchain);
-		if ((b < 0) != !ps)
-			return -EINVAL;	/* the two readings disagree */
-		if (b >= 0)
-			pt->blocks[b].relevant = true;
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			const char *obj = r->examples[0];
+			struct rule_blocks rb;
 			uint64_t miss;
+			unsigned int v;
 
-			for (k = 0; b >= 0 && k < pt->blocks[b].nrules; k++) {
-				struct prule *pr =
-					&pt->rules[pt->blocks[b].first_rule + k];
+			/* the blocks of the task's uid classes and via= */
+			if (rules_blocks_of(pol, pt, sr, r, &rb))
+				return -EINVAL;
+			ps = NULL;
+			for (v = 0; v < rb.n; v++) {
+				long b = rb.v[v].b;
 
-				if (pr->class != r->class ||
-				    !ptext_exercised(r->class, pr->access,
-						     r->access) ||
-				    !vigil_glob_match(pr->glob, obj,
-						      strlen(obj)))
+				if (rb.v[v].miss && !ps)
+					ps = rb.v[v].ps;
+				if (b < 0)
 					continue;
-				pr->used |= ptext_exercised(r->class,
-							    pr->access,
-							    r->access);
+				pt->blocks[b].relevant = true;
+				for (k = 0; k < pt->blocks[b].nrules; k++) {
+					struct prule *pr = &pt->rules[
+						pt->blocks[b].first_rule + k];
+
+					if (pr->class != r->class ||
+					    !ptext_exercised(r->class,
+							     pr->access,
+							     r->access) ||
+					    !vigil_glob_match(pr->glob, obj,
+							      strlen(obj)))
+						continue;
+					pr->used |= ptext_exercised(r->class,
+								    pr->access,
+								    r->access);
+				}
 			}
-			miss = ptext_missing(ps, r->class, r->access, obj);
+			miss = rb.miss;
 			if (!miss)
 				continue;
 			if (json) {
@@ -243,6 +263,8 @@ static int compare(const struct vigil_ruleset *rs,
 				fprintf(f, "; FLAG: class %s, never a uid "
 					"this subject ran as",
 					vigil_uid_class(r->uids.v[0]));
+			if (scoped)
+				put_missing_classes(f, &rb);
 			fputc('\n', f);
 			nmiss++;
 		}

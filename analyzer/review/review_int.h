@@ -27,6 +27,7 @@ struct item {
 	const struct vigil_subject_rules *sr;	/* strict: one per chain */
 	const struct vigil_rule *r;		/* one observed object */
 	uint64_t miss;				/* what to ask about */
+	long block;	/* the candidate's block of its uid class, -1: none */
 };
 
 /* One question: the items of one subject, class and glob or folder. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rules_block.h"
 #include "blast.h"
 #include "escape.h"
 #include "policy.h"
@@ -267,37 +268,35 @@ static uint64_t not_left_out(const struct review *rv, const char *exe,
 
 /* ---- what the candidate lacks ---- */
 
-static const struct vigil_policy_subject *
-find_subject(const struct vigil_policy *pol,
-	     const struct vigil_subject_rules *sr)
+/*
+ * What the bound lacks of access (bits of r's class) on obj, for every
+ * uid class r was seen under.
+ */
+static uint64_t bound_missing(const struct review *rv,
+			      const struct vigil_subject_rules *sr,
+			      const struct vigil_rule *r, uint64_t access,
+			      const char *obj)
 {
-	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
-	unsigned int n = vigil_via_chain(sr->chain, chain,
-					 VIGIL_VIA_MAX_ELEMENTS);
+	struct rule_blocks rb;
+	uint64_t out = 0;
 
-	return vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe), chain,
-					 n);
-}
-
-static long find_block(const struct review *rv,
-		       const struct vigil_subject_rules *sr)
-{
-	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
-	unsigned int n = vigil_via_chain(sr->chain, chain,
-					 VIGIL_VIA_MAX_ELEMENTS);
-
-	return ptext_find_block(&rv->pt, sr->exe, chain, n);
+	if (rules_blocks_of(rv->bound, NULL, sr, r, &rb))
+		return access;
+	for (unsigned int v = 0; v < rb.n; v++)
+		out |= ptext_missing(rb.v[v].ps, r->class, access, obj);
+	return out;
 }
 
 static int add_item(struct item **v, size_t *n, size_t *cap,
 		    const struct vigil_subject_rules *sr,
-		    const struct vigil_rule *r, uint64_t miss)
+		    const struct vigil_rule *r, uint64_t miss, long block)
 {
 	if (grow_array((void **)v, cap, *n + 1, sizeof(**v)))
 		return -ENOMEM;
 	(*v)[*n].sr = sr;
 	(*v)[*n].r = r;
 	(*v)[*n].miss = miss;
+	(*v)[*n].block = block;
 	(*n)++;
 	return 0;
 }
@@ -307,38 +306,44 @@ static int collect(struct review *rv)
 {
 	for (size_t i = 0; i < rv->strict.nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rv->strict.subjects[i];
-		const struct vigil_policy_subject *ps, *bs = NULL;
 
-		ps = find_subject(rv->pol, sr);
-		if (rv->bound)
-			bs = find_subject(rv->bound, sr);
 		for (size_t j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			const char *obj = r->examples[0];
 			uint64_t miss, kept, out;
+			struct rule_blocks rb;
 
-			miss = ptext_missing(ps, r->class, r->access, obj);
-			if (!miss)
-				continue;
-			kept = not_left_out(rv, sr->exe, r->class, miss, obj);
-			if (!kept) {
-				rv->left_earlier++;
-				continue;
-			}
-			if (rv->bound) {
-				out = ptext_missing(bs, r->class, kept, obj);
-				if (out && add_item(&rv->findings,
-						    &rv->nfindings,
-						    &rv->findings_cap, sr, r,
-						    out))
-					return -ENOMEM;
-				kept &= ~out;
-				if (!kept)
+			/* the block of each uid class it was seen under */
+			if (rules_blocks_of(rv->pol, &rv->pt, sr, r, &rb))
+				return -EINVAL;
+			for (unsigned int v = 0; v < rb.n; v++) {
+				miss = rb.v[v].miss;
+				if (!miss)
 					continue;
+				kept = not_left_out(rv, sr->exe, r->class, miss,
+						    obj);
+				if (!kept) {
+					rv->left_earlier++;
+					continue;
+				}
+				if (rv->bound) {
+					out = bound_missing(rv, sr, r, kept,
+							    obj);
+					if (out && add_item(&rv->findings,
+							    &rv->nfindings,
+							    &rv->findings_cap,
+							    sr, r, out,
+							    rb.v[v].b))
+						return -ENOMEM;
+					kept &= ~out;
+					if (!kept)
+						continue;
+				}
+				if (add_item(&rv->items, &rv->nitems,
+					     &rv->items_cap, sr, r, kept,
+					     rb.v[v].b))
+					return -ENOMEM;
 			}
-			if (add_item(&rv->items, &rv->nitems, &rv->items_cap,
-				     sr, r, kept))
-				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -405,7 +410,7 @@ static int group(struct review *rv)
 	for (size_t i = 0; i < rv->nitems; i++) {
 		const struct item *it = &rv->items[i];
 		const struct vigil_rule *g = gen_rule(rv, it);
-		long block = find_block(rv, it->sr);
+		long block = it->block;
 		char *folder = g ? NULL : folder_of(it);
 		const void *key = g ? (const void *)g : (const void *)it;
 		struct question *q = NULL;
@@ -556,10 +561,8 @@ static int offer_glob(struct review *rv, struct question *q)
 	/* within the bound: its rules must match the glob's own text */
 	if (rv->bound) {
 		const struct item *it = &rv->items[q->items[0]];
-		const struct vigil_policy_subject *bs =
-			find_subject(rv->bound, it->sr);
 
-		if (ptext_missing(bs, q->class, q->miss, obj)) {
+		if (bound_missing(rv, it->sr, it->r, q->miss, obj)) {
 			free(q->glob);
 			q->glob = NULL;
 			free(note);

@@ -38,6 +38,11 @@ struct vigil_uids {
 	 * user's uid (issue 25 §2).
 	 */
 	bool user_class;
+	/*
+	 * The uid classes of all of them, cut or not: VIGIL_POLICY_UCLASS_*
+	 * bits (policy.h), as a candidate's "uid" blocks judge them.
+	 */
+	unsigned int classes;
 };
 /* Debian's first uid of a person (adduser FIRST_UID, login.defs UID_MIN). */
 #define VIGIL_FIRST_USER_UID 1000
@@ -57,6 +62,12 @@ static inline bool vigil_uid_is_user(uint32_t uid)
 static inline const char *vigil_uid_class(uint32_t uid)
 {
 	return !uid ? "root" : vigil_uid_is_user(uid) ? "user" : "system";
+}
+
+/* The VIGIL_POLICY_UCLASS_* bit of uid's class (policy.h). */
+static inline unsigned int vigil_uid_class_bit(uint32_t uid)
+{
+	return !uid ? 0x1 : vigil_uid_is_user(uid) ? 0x4 : 0x2;
 }
 
 /* One rule: CLASS ACCESS OBJECT for one subject, with its evidence. */
@@ -220,6 +231,11 @@ struct vigil_ruleset {
 	/* Per host: the hosts (names by bit), how many were selected. */
 	const struct vigil_nodes *nodes;
 	size_t nhosts;
+	/*
+	 * generate --uid: the uid classes of those uids (VIGIL_POLICY_UCLASS_*
+	 * bits), written on every block ("uid CLASSES"); 0: every class.
+	 */
+	unsigned int uclasses;
 };
 
 /*

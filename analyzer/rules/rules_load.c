@@ -72,6 +72,8 @@ static int row_obs(const struct vigil_store_obs *row, struct obs *o)
 	o->last = row->last;
 	rules_uids_add(&o->uids, row->uid);
 	o->uids.user_class = row->user_class;
+	if (row->user_class)
+		o->uids.classes |= vigil_uid_class_bit(VIGIL_FIRST_USER_UID);
 	o->pid = row->pid;
 	o->object = strdup(obj);
 	c = o->object ? 1 : -ENOMEM;
@@ -511,6 +513,8 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 
 	if (err && err_size)
 		err[0] = '\0';
+	for (i = 0; i < o->nuids; i++)
+		l.rs.uclasses |= vigil_uid_class_bit(o->uids[i]);
 	if (o->nodes) {
 		l.host_words = (uint32_t)(o->nodes->n / 64 + 1);
 		l.rs.nodes = o->nodes;
@@ -628,6 +632,7 @@ static int ruleset_merge(struct vigil_ruleset *dst, struct vigil_ruleset *src)
 	dst->tuples += src->tuples;
 	dst->skipped += src->skipped;
 	dst->flagged += src->flagged;
+	dst->uclasses |= src->uclasses;
 	vigil_ruleset_free(src);
 	return 0;
 }

@@ -46,6 +46,7 @@ void rules_uids_add(struct vigil_uids *u, uint32_t uid)
 {
 	unsigned int i, j;
 
+	u->classes |= vigil_uid_class_bit(uid);
 	for (i = 0; i < u->n && u->v[i] < uid; i++)
 		;
 	if (i < u->n && u->v[i] == uid)
@@ -74,6 +75,7 @@ void rules_uids_union(struct vigil_uids *dst, const struct vigil_uids *src)
 	dst->more = dst->more || src->more;
 	dst->service = dst->service || src->service;
 	dst->user_class = dst->user_class || src->user_class;
+	dst->classes |= src->classes;
 }
 
 void rules_rule_free(struct vigil_rule *r)

@@ -19,6 +19,7 @@
 
 #include "policy.h"
 #include "policy_write.h"
+#include "rules_block.h"
 #include "ptext.h"
 #include "record.h"
 #include "timearg.h"
@@ -379,25 +380,6 @@ static uint64_t learned_access(const struct upd *u,
 	return 0;
 }
 
-/* The block the candidate gives sr's observations, with the parser's
- * subject (ps), or -1. */
-static long block_for(const struct upd *u,
-		      const struct vigil_subject_rules *sr,
-		      const struct vigil_policy_subject **ps)
-{
-	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
-	unsigned int n = vigil_via_chain(sr->chain, chain,
-					 VIGIL_VIA_MAX_ELEMENTS);
-	long b;
-
-	*ps = vigil_policy_find_subject(u->pol, sr->exe, strlen(sr->exe),
-					chain, n);
-	b = ptext_find_block(&u->pt, sr->exe, chain, n);
-	if ((b < 0) != !*ps)
-		return -2;	/* the two readings disagree */
-	return b;
-}
-
 static char *marker_text(enum vigil_class class, uint64_t access,
 			 const char *src, const char *why)
 {
@@ -410,59 +392,157 @@ static char *marker_text(enum vigil_class class, uint64_t access,
 	return t;
 }
 
+/* Mark what block b lacks (miss) of r as left out by hand. */
+static int mark_one(struct upd *u, long b, long gs,
+		    const struct vigil_rule *r, uint64_t miss)
+{
+	const char *obj = r->examples[0], *src;
+	long gr;
+	size_t m;
+	char *text;
+	int rc;
+
+	miss &= ~marked(u, (size_t)b, r->class, obj);
+	if (!miss)
+		return 0;
+	gr = gen_rule(u, gs, r->class, obj);
+	src = gr >= 0 ? u->in->gen->subjects[gs].rules[gr].glob :
+			r->glob;
+	/* one marker per glob: more access to it */
+	for (m = 0; m < u->nm; m++)
+		if (u->m[m].text && u->m[m].block == (size_t)b &&
+		    u->m[m].class == r->class &&
+		    !strcmp(u->m[m].src, src))
+			break;
+	if (m < u->nm) {
+		u->m[m].access |= miss;
+		return 0;
+	}
+	text = strdup("");
+	if (!text)
+		return -ENOMEM;
+	rc = marker_add(u, (size_t)b, r->class, miss, src,
+			strlen(src), text);
+	if (rc) {
+		free(text);
+		return rc;
+	}
+	u->st->left_out++;
+	return 0;
+}
+
 /* What the candidate lacks of the known window: left out by hand. */
 static int mark_removed(struct upd *u)
 {
 	const struct vigil_ruleset *k = u->in->known;
 	size_t i, j;
+	unsigned int v;
 	int rc;
 
 	for (i = 0; k && i < k->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &k->subjects[i];
-		const struct vigil_policy_subject *ps;
-		long b = block_for(u, sr, &ps), gs;
+		long gs = gen_subject(u, sr);
 
-		if (b == -2)
-			return -EINVAL;
-		if (b < 0)
-			continue;
-		gs = gen_subject(u, sr);
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
-			const char *obj = r->examples[0], *src;
-			uint64_t miss = ptext_missing(ps, r->class, r->access, obj);
-			long gr;
-			size_t m;
-			char *text;
+			struct rule_blocks rb;
 
-			miss &= ~marked(u, (size_t)b, r->class, obj);
-			if (!miss)
-				continue;
-			gr = gen_rule(u, gs, r->class, obj);
-			src = gr >= 0 ? u->in->gen->subjects[gs].rules[gr].glob :
-					r->glob;
-			/* one marker per glob: more access to it */
-			for (m = 0; m < u->nm; m++)
-				if (u->m[m].text && u->m[m].block == (size_t)b &&
-				    u->m[m].class == r->class &&
-				    !strcmp(u->m[m].src, src))
-					break;
-			if (m < u->nm) {
-				u->m[m].access |= miss;
-				continue;
+			/* the block of each uid class it was seen under */
+			if (rules_blocks_of(u->pol, &u->pt, sr, r, &rb))
+				return -EINVAL;
+			for (v = 0; v < rb.n; v++) {
+				if (rb.v[v].b < 0 || !rb.v[v].miss)
+					continue;
+				rc = mark_one(u, rb.v[v].b, gs, r,
+					      rb.v[v].miss);
+				if (rc)
+					return rc;
 			}
-			text = strdup("");
-			if (!text)
-				return -ENOMEM;
-			rc = marker_add(u, (size_t)b, r->class, miss, src,
-					strlen(src), text);
-			if (rc) {
-				free(text);
-				return rc;
-			}
-			u->st->left_out++;
 		}
 	}
+	return 0;
+}
+
+/* Propose what block b lacks (miss) of r, observed after the window. */
+static int add_one(struct upd *u, const struct vigil_subject_rules *sr,
+		   long b, long gs, const struct vigil_rule *r, uint64_t miss)
+{
+	const char *obj = r->examples[0];
+	uint64_t kept, learned, wd;
+	const struct marker *mk = NULL;
+	const struct vigil_subject_rules *g;
+	const struct vigil_rule *grule;
+	struct addition *a;
+	long gr;
+	int rc;
+
+	kept = miss & marked(u, (size_t)b, r->class, obj);
+	if (kept)
+		u->st->kept_out++;
+	miss &= ~kept;
+	if (!miss)
+		return 0;
+	learned = learned_access(u, sr, r->class, obj);
+	wd = miss & ~learned;
+	if (wd && r->sensitive) {
+		char *why, *text;
+
+		if (asprintf(&why, "a trial's would-deny of a "
+			     "sensitive object (it matches %s of "
+			     "the sensitive list): never proposed", r->sensitive) < 0)
+			return -ENOMEM;
+		text = marker_text(r->class, wd, r->glob, why);
+		free(why);
+		if (!text)
+			return -ENOMEM;
+		rc = marker_add(u, (size_t)b, r->class, wd,
+				r->glob, strlen(r->glob), text);
+		if (rc) {
+			free(text);
+			return rc;
+		}
+		u->m[u->nm - 1].sensitive = true;
+		u->st->sensitive++;
+		miss &= ~wd;
+		wd = 0;
+		if (!miss)
+			return 0;
+	}
+	gr = gen_rule(u, gs, r->class, obj);
+	g = gr >= 0 ? &u->in->gen->subjects[gs] : NULL;
+	grule = g ? &g->rules[gr] : NULL;
+	if (grule && grule->generalised)
+		mk = overlaps_marker(u, (size_t)b, r->class,
+				     miss, u->gglob[gs][gr],
+				     grule->glob);
+	if (grule && !mk) {
+		a = addition_get(u, (size_t)b, r->class,
+				 grule->glob);
+		if (!a)
+			return -ENOMEM;
+		a->sr = g;
+		a->r = grule;
+	} else {
+		a = addition_get(u, (size_t)b, r->class,
+				 r->glob);
+		if (!a)
+			return -ENOMEM;
+		a->sr = sr;
+		a->r = r;
+		if (mk && !a->note) {
+			if (asprintf(&a->note, "not generalised "
+				     "to %s: it would admit what "
+				     "'%s%s' names", grule->glob,
+				     VIGIL_UPDATE_LEFT_OUT,
+				     mk->src) < 0) {
+				a->note = NULL;
+				return -ENOMEM;
+			}
+			u->st->literal++;
+		}
+	}
+	a->learned |= miss & ~wd;
+	a->wd |= wd;
 	return 0;
 }
 
@@ -471,100 +551,32 @@ static int add_fresh(struct upd *u)
 {
 	const struct vigil_ruleset *f = u->in->fresh;
 	size_t i, j;
+	unsigned int v;
 	int rc;
 
 	for (i = 0; f && i < f->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &f->subjects[i];
-		const struct vigil_policy_subject *ps;
-		long b = block_for(u, sr, &ps), gs;
+		long gs = gen_subject(u, sr);
 
-		if (b == -2)
-			return -EINVAL;
-		gs = b >= 0 ? gen_subject(u, sr) : -1;
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
-			const char *obj = r->examples[0];
-			uint64_t miss, kept, learned, wd;
-			const struct marker *mk = NULL;
-			const struct vigil_subject_rules *g;
-			const struct vigil_rule *grule;
-			struct addition *a;
-			long gr;
+			struct rule_blocks rb;
 
-			if (b < 0) {
-				u->st->unnamed++;
-				continue;
-			}
-			miss = ptext_missing(ps, r->class, r->access, obj);
-			if (!miss)
-				continue;
-			kept = miss & marked(u, (size_t)b, r->class, obj);
-			if (kept)
-				u->st->kept_out++;
-			miss &= ~kept;
-			if (!miss)
-				continue;
-			learned = learned_access(u, sr, r->class, obj);
-			wd = miss & ~learned;
-			if (wd && r->sensitive) {
-				char *why, *text;
-
-				if (asprintf(&why, "a trial's would-deny of a "
-					     "sensitive object (it matches %s of "
-					     "the sensitive list): never proposed", r->sensitive) < 0)
-					return -ENOMEM;
-				text = marker_text(r->class, wd, r->glob, why);
-				free(why);
-				if (!text)
-					return -ENOMEM;
-				rc = marker_add(u, (size_t)b, r->class, wd,
-						r->glob, strlen(r->glob), text);
-				if (rc) {
-					free(text);
-					return rc;
-				}
-				u->m[u->nm - 1].sensitive = true;
-				u->st->sensitive++;
-				miss &= ~wd;
-				wd = 0;
-				if (!miss)
+			/* the block of each uid class it was seen under */
+			if (rules_blocks_of(u->pol, &u->pt, sr, r, &rb))
+				return -EINVAL;
+			for (v = 0; v < rb.n; v++) {
+				if (rb.v[v].b < 0) {
+					u->st->unnamed++;
 					continue;
-			}
-			gr = gen_rule(u, gs, r->class, obj);
-			g = gr >= 0 ? &u->in->gen->subjects[gs] : NULL;
-			grule = g ? &g->rules[gr] : NULL;
-			if (grule && grule->generalised)
-				mk = overlaps_marker(u, (size_t)b, r->class,
-						     miss, u->gglob[gs][gr],
-						     grule->glob);
-			if (grule && !mk) {
-				a = addition_get(u, (size_t)b, r->class,
-						 grule->glob);
-				if (!a)
-					return -ENOMEM;
-				a->sr = g;
-				a->r = grule;
-			} else {
-				a = addition_get(u, (size_t)b, r->class,
-						 r->glob);
-				if (!a)
-					return -ENOMEM;
-				a->sr = sr;
-				a->r = r;
-				if (mk && !a->note) {
-					if (asprintf(&a->note, "not generalised "
-						     "to %s: it would admit what "
-						     "'%s%s' names", grule->glob,
-						     VIGIL_UPDATE_LEFT_OUT,
-						     mk->src) < 0) {
-						a->note = NULL;
-						return -ENOMEM;
-					}
-					u->st->literal++;
 				}
+				if (!rb.v[v].miss)
+					continue;
+				rc = add_one(u, sr, rb.v[v].b, gs, r,
+					     rb.v[v].miss);
+				if (rc)
+					return rc;
 			}
-			a->learned |= miss & ~wd;
-			a->wd |= wd;
 		}
 	}
 	return 0;

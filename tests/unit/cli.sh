@@ -1118,6 +1118,49 @@ c_generate_uclass() {
 	not grep -q '/home/\|clsvc.conf' "$p"
 }
 
+# Blocks by uid class (issue 25 §2): generate --uid writes "uid CLASS" on
+# the block; load accepts it; diff and review judge each record by the
+# block of its own uid class, as the kernel does.
+c_uid_blocks() {
+	local db=$cw/ublk.db p=$cw/ublk.policy
+	rm -rf "$db"* "$cw/ubroot"
+	mkdir -p "$cw/ubroot"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-uclass.log
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc --uid 0 -o "$p"
+	grep -qx 'subject /usr/sbin/clsvc uid root {' "$p"
+	grep -q '^# only its accesses under uid class root (generate --uid): vigil judges no other uid' "$p"
+	expect_rc 0 "$VIGIL" load -n "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc --uid 0,nobody -o "$p"
+	grep -qx 'subject /usr/sbin/clsvc uid root,system {' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc -o "$cw/ublk-all.policy"
+	grep -qx 'subject /usr/sbin/clsvc {' "$cw/ublk-all.policy"
+	# diff: the user's read is lacked by root's block only for class user;
+	# nobody's read too (no block judges class system)
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc --uid 0 -o "$p"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/clsvc "$p"
+	grep -q '^	file r /home/m/\.cache/stolen	.*; lacked for uid class user$' "$cw/o"
+	grep -q '^	file r /var/lib/clsvc/nobody\.db	.*; lacked for uid class system$' "$cw/o"
+	not grep -q 'clsvc.conf' "$cw/o"
+	# a block for the class user after root's: the user's read is judged
+	# by it, and it alone
+	printf 'subject /usr/sbin/clsvc uid user {\n\tfile r /home/*/.cache/stolen\n}\nsubject /usr/sbin/clsvc uid system {\n}\n' >> "$p"
+	expect_rc 0 "$VIGIL" load -n "$p"
+	# the same program for other classes is no repeated block
+	not grep -q 'a second block' "$cw/e"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/clsvc "$p"
+	not grep -q 'stolen' "$cw/o"
+	grep -q '^	file r /var/lib/clsvc/nobody\.db	.*; lacked for uid class system$' "$cw/o"
+	expect_rc 1 "$VIGIL" --db "$db" diff --subject /usr/sbin/clsvc --format json "$p"
+	jq -e '[.missing[].object] == ["/var/lib/clsvc/nobody.db"]' "$cw/o" > /dev/null
+	printf 'subject /usr/sbin/clsvc uid user {\n}\n' >> "$p"
+	expect_rc 0 "$VIGIL" load -n "$p"
+	grep -q 'a second block for subject /usr/sbin/clsvc' "$cw/e"
+	# bad classes are the parser's errors, with the line
+	printf 'subject /usr/sbin/clsvc uid admin {\n}\n' > "$cw/ublk-bad.policy"
+	expect_rc 2 "$VIGIL" load -n "$cw/ublk-bad.policy"
+	grep -q "ublk-bad.policy:1: unknown uid class in 'admin' (root, system or user, joined by ',')" "$cw/e"
+}
+
 c_generate_uids() {
 	local db=$cw/uids.db p=$cw/uids.policy
 	rm -rf "$db"* "$cw/uroot" "$cw/uaa" "$cw/uaa0"

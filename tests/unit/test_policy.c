@@ -317,7 +317,8 @@ static void test_eval_table(void **state)
 		const struct vigil_policy_subject *s;
 		int got;
 
-		s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0);
+		s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0,
+					      VIGIL_POLICY_UCLASS_ALL);
 		if (!s) {
 			got = EVAL_NOT_NAMED;
 		} else {
@@ -332,7 +333,8 @@ static void test_eval_table(void **state)
 		assert_int_equal(got, c->expect);
 	}
 	assert_false(vigil_policy_allows(NULL, VIGIL_CLASS_FILE, 1, "/", 1));
-	assert_null(vigil_policy_find_subject(NULL, "/a", 2, NULL, 0));
+	assert_null(vigil_policy_find_subject(NULL, "/a", 2, NULL, 0,
+					      VIGIL_POLICY_UCLASS_ALL));
 	vigil_policy_free(p);
 }
 
@@ -379,9 +381,10 @@ static void test_chain_table(void **state)
 		if (c->block >= 0)
 			want = vigil_policy_subject_at(p, (unsigned int)c->block);
 		if (vigil_policy_find_subject(p, c->exe, strlen(c->exe), names,
-					      n) != want)
-			fail_msg("%s via '%s': expected block %d", c->exe,
-				 c->chain, c->block);
+					      n, c->uclasses ? c->uclasses :
+					      VIGIL_POLICY_UCLASS_ALL) != want)
+			fail_msg("%s via '%s' uid %#x: expected block %d",
+				 c->exe, c->chain, c->uclasses, c->block);
 	}
 	vigil_policy_free(p);
 }

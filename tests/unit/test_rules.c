@@ -219,7 +219,8 @@ static size_t check_covers(const struct vigil_ruleset *rs)
 		class = vigil_op_class(o);
 		assert_int_equal(vigil_access_parse(class, acc, strlen(acc),
 						    &bits), 0);
-		ps = vigil_policy_find_subject(pol, exe, strlen(exe), NULL, 0);
+		ps = vigil_policy_find_subject(pol, exe, strlen(exe), NULL, 0,
+					       VIGIL_POLICY_UCLASS_ALL);
 		if (!ps)
 			fail_msg("no block for subject %s\n%s", exe, text);
 		if (!vigil_policy_allows(ps, class, bits, obj, strlen(obj)))
@@ -526,7 +527,8 @@ static void test_literal_meta(void **state)
 	rec("/usr/bin/touch", "create", "c", "/proc/12/a*b");
 	rs = load(false);
 	text = policy_text(&rs, false, &pol);
-	ps = vigil_policy_find_subject(pol, "/usr/bin/touch", 14, NULL, 0);
+	ps = vigil_policy_find_subject(pol, "/usr/bin/touch", 14, NULL, 0,
+				       VIGIL_POLICY_UCLASS_ALL);
 	assert_non_null(ps);
 	assert_true(vigil_policy_allows(ps, VIGIL_CLASS_FILE, VIGIL_FILE_C,
 					"/tmp/x#y\\z*{a,b}?", 17));

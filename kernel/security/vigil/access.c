@@ -269,8 +269,11 @@ static void account_repeat(struct vigil_subject *subj, int verdict)
 	}
 }
 
-/* The mode that applies to @subj, and its policy block if it has one. */
-static enum vigil_mode subject_mode(struct vigil_subject *subj,
+/*
+ * The mode that applies to @subj's accesses under uid key @uid_key, and
+ * its policy block for them if it has one.
+ */
+static enum vigil_mode subject_mode(struct vigil_subject *subj, u32 uid_key,
 				    struct vigil_loaded_policy **ret_lp,
 				    const struct vigil_policy_subject **ret_ps)
 {
@@ -280,7 +283,7 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj,
 	int m;
 
 	if (lp) {
-		ps = vigil_policy_block(lp, subj);
+		ps = vigil_policy_block(lp, subj, vigil_uclass_of(uid_key));
 		if (ps) {
 			m = vigil_policy_subject_mode(ps);
 			if (m >= 0)
@@ -295,6 +298,7 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj,
 /**
  * vigil_fast_mode - the fast path's mode when a policy is loaded
  * @subj: the subject
+ * @uid_key: vigil_uid_key() of the access's uid
  *
  * Under rcu_read_lock(). Return: the subject's mode, and in the upper 32
  * bits the policy generation its tuples carry when it observes (returned,
@@ -302,11 +306,11 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj,
  * VIGIL_MODE_OFF when it observes with no block of its own (nothing to
  * count as a tuple).
  */
-u64 vigil_fast_mode(struct vigil_subject *subj)
+u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key)
 {
 	const struct vigil_policy_subject *ps;
 	struct vigil_loaded_policy *lp;
-	enum vigil_mode mode = subject_mode(subj, &lp, &ps);
+	enum vigil_mode mode = subject_mode(subj, uid_key, &lp, &ps);
 
 	if (mode != VIGIL_MODE_OBSERVE)
 		return mode;
@@ -339,7 +343,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	enum vigil_mode mode;
 	const char *obj;
 	bool emit = false, foreign = false, held = false;
-	u32 mntns = 0;
+	u32 mntns = 0, uid_key;
 	char *buf = NULL;
 	size_t len;
 	u32 hash;
@@ -356,7 +360,8 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	this_cpu_inc(vigil_stats.hook[acc->op]);
 
 	rcu_read_lock();
-	mode = subject_mode(subj, &lp, &ps);
+	uid_key = vigil_uid_key(cred->uid);
+	mode = subject_mode(subj, uid_key, &lp, &ps);
 	if (mode == VIGIL_MODE_OFF)
 		goto out;
 	atomic64_inc(&subj->events);
@@ -371,7 +376,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	key.access = acc->access;
 	key.gen = mode == VIGIL_MODE_OBSERVE ? lp->gen : 0;
 	key.nsx = !vigil_mntns_initial();
-	key.uid_key = vigil_uid_key(cred->uid);
+	key.uid_key = uid_key;
 	key.fast = acc->fast;
 	if (acc->path) {
 		file_key(acc, &key);

@@ -56,7 +56,7 @@ struct vigil_access {
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
-u64 vigil_fast_mode(struct vigil_subject *subj);
+u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key);
 void vigil_account_repeat(struct vigil_subject *subj, int verdict);
 
 /**
@@ -81,17 +81,17 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 					       u64 fast)
 {
 	struct vigil_subject *subj = vigil_subject_of(cred);
+	u32 gen = 0, uid_key = vigil_uid_key(cred->uid);
 	enum vigil_mode mode;
 	struct vigil_entry *e;
 	bool hit = false;
-	u32 gen = 0;
 
 	if (!subj || !fast)
 		return false;
 	rcu_read_lock();
 	mode = vigil_mode_get();
 	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
-		u64 mode_gen = vigil_fast_mode(subj);
+		u64 mode_gen = vigil_fast_mode(subj, uid_key);
 
 		mode = (u32)mode_gen;
 		gen = mode_gen >> 32;
@@ -104,7 +104,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	/* One test, no branch each: the cached tuple is this access's. */
 	if ((e->key.fast ^ fast) | (e->key.op ^ op) | (e->key.access ^ access) |
 	    (e->key.gen ^ gen) | (e->key.nsx ^ !vigil_mntns_initial()) |
-	    (e->key.uid_key ^ vigil_uid_key(cred->uid)) | READ_ONCE(e->dead))
+	    (e->key.uid_key ^ uid_key) | READ_ONCE(e->dead))
 		goto out;
 	this_cpu_inc(vigil_stats.hook[op]);
 	atomic64_inc(&subj->events);

@@ -49,6 +49,8 @@ struct vigil_policy_subject {
 	u32 *rest;		/* rules without a key, grouped by class */
 	unsigned int rest_start[VIGIL_CLASS_COUNT + 1];
 	int mode;
+	/* VIGIL_POLICY_UCLASS_*: the uid classes whose accesses it judges. */
+	unsigned int uclasses;
 };
 
 struct vigil_policy {
@@ -64,8 +66,10 @@ static const char *const mode_names[] = {
 	[VIGIL_POLICY_MODE_OBSERVE] = "observe",
 };
 
+static const char *const uclass_names[] = { "root", "system", "user" };
+
 /* Tokens of one line; more are counted but not kept. */
-#define MAX_TOKENS 6
+#define MAX_TOKENS 8
 
 struct token {
 	const char *s;
@@ -183,7 +187,39 @@ static int compile(struct parser *p, const struct token *t,
 }
 
 /*
- * subject GLOB [via GLOB] [MODE] {
+ * "root", "system,user": the uid classes of a block's "uid" word into
+ * *ret (VIGIL_POLICY_UCLASS_* bits), each named once.
+ */
+static int parse_uclasses(struct parser *p, const struct token *t,
+			  unsigned int *ret)
+{
+	char q[VIGIL_QUOTE_SIZE];
+	size_t at = 0, end, k;
+	unsigned int c;
+
+	*ret = 0;
+	while (at <= t->len) {
+		for (end = at; end < t->len && t->s[end] != ','; end++)
+			;
+		for (c = 0; c < ARRAY_SIZE(uclass_names); c++) {
+			k = strlen(uclass_names[c]);
+			if (end - at == k && !memcmp(t->s + at, uclass_names[c], k))
+				break;
+		}
+		if (c == ARRAY_SIZE(uclass_names))
+			return parse_error(p, "unknown uid class in '%s' (root, system or user, joined by ',')",
+					   quote(q, t));
+		if (*ret & (1U << c))
+			return parse_error(p, "uid class %s named twice in '%s'",
+					   uclass_names[c], quote(q, t));
+		*ret |= 1U << c;
+		at = end + 1;
+	}
+	return 0;
+}
+
+/*
+ * subject GLOB [via GLOB] [uid CLASSES] [MODE] {
  * tok[0] is "subject" and tok[n - 1] must be "{".
  */
 static int parse_subject(struct parser *p, const struct token *tok,
@@ -194,20 +230,29 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	struct vigil_glob *glob, *via = NULL;
 	char q[VIGIL_QUOTE_SIZE];
 	int mode = VIGIL_POLICY_MODE_UNSET;
+	unsigned int uclasses = VIGIL_POLICY_UCLASS_ALL;
 	unsigned int at = 2;	/* the token after the subject glob */
 	int ret;
 
 	if (p->open)
 		return parse_error(p, "subject inside the subject block opened at line %u",
 				   p->open_line);
-	if (n >= 3 && n <= 6 && !tok_is(&tok[n - 1], "{"))
+	if (n >= 3 && n <= MAX_TOKENS && !tok_is(&tok[n - 1], "{"))
 		return parse_error(p, "expected '{' at the end of the subject line");
-	if (n < 3 || n > 6)
-		return parse_error(p, "expected 'subject GLOB [via GLOB] [MODE] {', got %u tokens",
+	if (n < 3 || n > MAX_TOKENS)
+		return parse_error(p, "expected 'subject GLOB [via GLOB] [uid CLASSES] [MODE] {', got %u tokens",
 				   n);
 	if (tok_is(&tok[at], "via")) {
 		if (at + 2 > n - 1)
 			return parse_error(p, "expected a glob after 'via'");
+		at += 2;
+	}
+	if (at < n - 1 && tok_is(&tok[at], "uid")) {
+		if (at + 2 > n - 1)
+			return parse_error(p, "expected uid classes after 'uid' (root, system or user, joined by ',')");
+		ret = parse_uclasses(p, &tok[at + 1], &uclasses);
+		if (ret)
+			return ret;
 		at += 2;
 	}
 	if (at < n - 1) {
@@ -244,6 +289,7 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	s->glob = glob;
 	s->via = via;
 	s->mode = mode;
+	s->uclasses = uclasses;
 	if (mode != VIGIL_POLICY_MODE_UNSET)
 		policy->has_modes = true;
 	if (!vigil_glob_is_absolute(glob))
@@ -713,6 +759,15 @@ size_t vigil_policy_dump(const struct vigil_policy *policy, char *buf,
 			dump_str(&d, " via ");
 			dump_glob(&d, s->via);
 		}
+		if (s->uclasses != VIGIL_POLICY_UCLASS_ALL) {
+			dump_str(&d, " uid ");
+			for (c = 0, j = 0; c < ARRAY_SIZE(uclass_names); c++) {
+				if (!(s->uclasses & (1U << c)))
+					continue;
+				dump_str(&d, j++ ? "," : "");
+				dump_str(&d, uclass_names[c]);
+			}
+		}
 		if (s->mode != VIGIL_POLICY_MODE_UNSET) {
 			dump_str(&d, " ");
 			dump_str(&d, mode_names[s->mode]);
@@ -751,7 +806,7 @@ static bool chain_matches(const struct vigil_glob *via,
 const struct vigil_policy_subject *
 vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
 			  size_t len, const struct vigil_policy_name *chain,
-			  unsigned int nr_chain)
+			  unsigned int nr_chain, unsigned int uclasses)
 {
 	unsigned int i;
 
@@ -760,7 +815,8 @@ vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
 	for (i = 0; i < policy->nr_subjects; i++) {
 		const struct vigil_policy_subject *s = &policy->subjects[i];
 
-		if (vigil_glob_match(s->glob, exe, len) &&
+		if ((s->uclasses & uclasses) &&
+		    vigil_glob_match(s->glob, exe, len) &&
 		    (!s->via || chain_matches(s->via, chain, nr_chain)))
 			return s;
 	}
@@ -897,6 +953,12 @@ const struct vigil_glob *
 vigil_policy_subject_via(const struct vigil_policy_subject *subject)
 {
 	return subject->via;
+}
+
+unsigned int
+vigil_policy_subject_uclasses(const struct vigil_policy_subject *subject)
+{
+	return subject->uclasses;
 }
 
 unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,

@@ -25,6 +25,16 @@
 #define VIGIL_POLICY_MODE_LEARN 1
 #define VIGIL_POLICY_MODE_OBSERVE 2
 
+/*
+ * Uid classes a block judges ("uid root,system"), a bit each in the
+ * order of enum vigil_uclass: the class of the uid an access is made
+ * under, as the kernel keys its tuples (docs/record-format.md).
+ */
+#define VIGIL_POLICY_UCLASS_ROOT 0x1
+#define VIGIL_POLICY_UCLASS_SYSTEM 0x2
+#define VIGIL_POLICY_UCLASS_USER 0x4
+#define VIGIL_POLICY_UCLASS_ALL 0x7
+
 struct vigil_policy;
 struct vigil_policy_subject;
 
@@ -62,16 +72,17 @@ struct vigil_policy_name {
 };
 
 /*
- * The first subject block whose glob matches exe[0..len) and, for a block
- * with "via GLOB", one of the task's exec ancestors chain[0..nr_chain)
- * matches that glob; NULL when none does ("not named"). chain may be NULL
- * when nr_chain is 0: then no via block matches. Does not allocate;
- * atomic-safe.
+ * The first subject block whose glob matches exe[0..len), that judges one
+ * of the uid classes @uclasses (VIGIL_POLICY_UCLASS_* bits: the kernel
+ * passes the one of the access's uid) and, for a block with "via GLOB",
+ * one of the task's exec ancestors chain[0..nr_chain) matches that glob;
+ * NULL when none does ("not named"). chain may be NULL when nr_chain is
+ * 0: then no via block matches. Does not allocate; atomic-safe.
  */
 const struct vigil_policy_subject *
 vigil_policy_find_subject(const struct vigil_policy *policy, const char *exe,
 			  size_t len, const struct vigil_policy_name *chain,
-			  unsigned int nr_chain);
+			  unsigned int nr_chain, unsigned int uclasses);
 /* VIGIL_POLICY_MODE_UNSET, or the VIGIL_POLICY_MODE_* the block sets. */
 int vigil_policy_subject_mode(const struct vigil_policy_subject *subject);
 /*
@@ -116,6 +127,9 @@ unsigned int vigil_policy_subject_index(const struct vigil_policy *policy,
 /* The block's via glob (an ancestor it must run under), or NULL. */
 const struct vigil_glob *
 vigil_policy_subject_via(const struct vigil_policy_subject *subject);
+/* The uid classes it judges: VIGIL_POLICY_UCLASS_ALL without "uid". */
+unsigned int
+vigil_policy_subject_uclasses(const struct vigil_policy_subject *subject);
 unsigned int vigil_policy_class_nr_rules(const struct vigil_policy_subject *s,
 					 enum vigil_class class);
 const struct vigil_glob *

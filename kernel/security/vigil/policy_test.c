@@ -354,7 +354,8 @@ static void vigil_policy_eval_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vigil_policy_nr_subjects(p), 3U);
 	KUNIT_EXPECT_EQ(test, vigil_policy_nr_rules(p), 12U);
 	KUNIT_EXPECT_TRUE(test, vigil_policy_has_modes(p));
-	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0);
+	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), NULL, 0,
+				      VIGIL_POLICY_UCLASS_ALL);
 	if (s) {
 		got = vigil_policy_allows(s, c->class, c->access, c->object,
 					  strlen(c->object));
@@ -413,12 +414,16 @@ static void vigil_policy_limits_test(struct kunit *test)
 /* Walking a parsed policy, as the analyzer's export does. */
 static void chain_desc(const struct chain_case *c, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s via %s", c->exe, c->chain);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s via %s uid %#x", c->exe,
+		 c->chain, c->uclasses);
 }
 
 KUNIT_ARRAY_PARAM(chain, chain_cases, chain_desc);
 
-/* A via block names a task only under an ancestor its glob matches. */
+/*
+ * A via block names a task only under an ancestor its glob matches; a
+ * uid block only the accesses of the uid classes it names.
+ */
 static void vigil_policy_chain_test(struct kunit *test)
 {
 	const struct chain_case *c = test->param_value;
@@ -433,7 +438,8 @@ static void vigil_policy_chain_test(struct kunit *test)
 	n = chain_case_split(c->chain, names, ARRAY_SIZE(names));
 	if (c->block >= 0)
 		want = vigil_policy_subject_at(p, c->block);
-	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), names, n);
+	s = vigil_policy_find_subject(p, c->exe, strlen(c->exe), names, n,
+				      c->uclasses ?: VIGIL_POLICY_UCLASS_ALL);
 	KUNIT_EXPECT_PTR_EQ(test, s, want);
 	KUNIT_EXPECT_TRUE(test, !!vigil_policy_subject_via(vigil_policy_subject_at(p, 0)));
 	KUNIT_EXPECT_FALSE(test, !!vigil_policy_subject_via(vigil_policy_subject_at(p, 2)));
@@ -601,20 +607,20 @@ static void vigil_policy_block_cache_test(struct kunit *test)
 		s->id = ids[i];
 		lp->gen = 1000 + i;
 		memcpy(s->exe, "/usr/bin/a", s->len);
-		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), a);
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s, VIGIL_UCLASS_ROOT), a);
 		/* Cached: the same block, though its name now says b. */
 		memcpy(s->exe, "/usr/bin/b", s->len);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s), a,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s, VIGIL_UCLASS_ROOT), a,
 					"id %u", ids[i]);
 		/* A new policy generation looks it up again. */
 		lp->gen++;
-		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), b);
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s, VIGIL_UCLASS_ROOT), b);
 		memcpy(s->exe, "/usr/bin/c", s->len);
 		lp->gen++;
-		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s), NULL);
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s, VIGIL_UCLASS_ROOT), NULL);
 		/* "Not named" is cached too. */
 		memcpy(s->exe, "/usr/bin/a", s->len);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s), NULL,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, vigil_policy_block(lp, s, VIGIL_UCLASS_ROOT), NULL,
 					"id %u", ids[i]);
 	}
 	vigil_policy_free(p);

@@ -340,14 +340,30 @@ static const struct policy_case policy_cases[] = {
 	  "line 2: expected '}' alone on a line" },
 	{ "via", "subject /usr/bin/grep   via /usr/sbin/{svc,svcd} observe {\n}\n", 0, 0,
 	  "subject /usr/bin/grep via /usr/sbin/{svc,svcd} observe {\n}\n" },
+	{ "uid classes, canonical order", "subject /a via /b uid user,root observe {\n}\n", 0, 0,
+	  "subject /a via /b uid root,user observe {\n}\n" },
+	{ "uid without via", "subject /a uid system {\n}\n", 0, 0,
+	  "subject /a uid system {\n}\n" },
+	{ "every uid class is no uid word", "subject /a uid system,root,user {\n}\n", 0, 0,
+	  "subject /a {\n}\n" },
+	{ "unknown uid class", "subject /a uid admin {\n}\n", 0, -EINVAL,
+	  "line 1: unknown uid class in 'admin' (root, system or user, joined by ',')" },
+	{ "empty uid class", "subject /a uid root, {\n}\n", 0, -EINVAL,
+	  "line 1: unknown uid class in 'root,' (root, system or user, joined by ',')" },
+	{ "uid class twice", "subject /a uid user,user {\n}\n", 0, -EINVAL,
+	  "line 1: uid class user named twice in 'user,user'" },
+	{ "uid without classes", "subject /a uid {\n", 0, -EINVAL,
+	  "line 1: expected uid classes after 'uid' (root, system or user, joined by ',')" },
+	{ "uid after the mode", "subject /a learn uid root {\n", 0, -EINVAL,
+	  "line 1: expected '{' after the mode, got 'uid'" },
 	{ "unknown mode", "subject /a enforce {\n}\n", 0, -EINVAL,
 	  "line 1: unknown mode 'enforce' (learn, observe or off)" },
 	{ "missing brace", "subject /a learn\n}\n", 0, -EINVAL,
 	  "line 1: expected '{' at the end of the subject line" },
 	{ "subject too short", "subject {\n", 0, -EINVAL,
-	  "line 1: expected 'subject GLOB [via GLOB] [MODE] {', got 2 tokens" },
-	{ "subject too long", "subject /a via /b learn x {\n", 0, -EINVAL,
-	  "line 1: expected 'subject GLOB [via GLOB] [MODE] {', got 7 tokens" },
+	  "line 1: expected 'subject GLOB [via GLOB] [uid CLASSES] [MODE] {', got 2 tokens" },
+	{ "subject too long", "subject /a via /b uid root learn x {\n", 0, -EINVAL,
+	  "line 1: expected 'subject GLOB [via GLOB] [uid CLASSES] [MODE] {', got 9 tokens" },
 	{ "word after the mode", "subject /a learn x {\n", 0, -EINVAL,
 	  "line 1: expected '{' after the mode, got 'x'" },
 	{ "via without a glob", "subject /a via {\n", 0, -EINVAL,
@@ -416,27 +432,42 @@ static const char eval_policy[] =
 "subject /usr/sbin/nothing off {\n"
 "}\n";
 
-/* Blocks scoped to an exec ancestor ("via"): the first that matches wins. */
+/*
+ * Blocks scoped to an exec ancestor ("via") and to uid classes ("uid"):
+ * the first that matches wins.
+ */
 static const char chain_policy[] =
-"subject /usr/bin/grep via /usr/sbin/svc {\n}\n"
+"subject /usr/bin/grep via /usr/sbin/svc uid root,system {\n}\n"
 "subject /usr/bin/sort via /usr/lib/svc/** {\n}\n"
+"subject /usr/sbin/svc uid root observe {\n}\n"
+"subject /usr/sbin/svc uid user {\n}\n"
 "subject /usr/bin/* {\n}\n";
 
 struct chain_case {
 	const char *exe;
 	const char *chain;	/* the ancestors, nearest first, ':' between */
+	unsigned int uclasses;	/* of the access; 0: VIGIL_POLICY_UCLASS_ALL */
 	int block;		/* the block found, -1: none */
 };
 
 static const struct chain_case chain_cases[] = {
-	{ "/usr/bin/grep", "/usr/sbin/svc", 0 },
-	{ "/usr/bin/grep", "/usr/bin/dash:/usr/sbin/svc:/sbin/init", 0 },
-	{ "/usr/bin/grep", "/usr/bin/bash:/sbin/init", 2 },
-	{ "/usr/bin/grep", "/usr/sbin/svcd", 2 },
-	{ "/usr/bin/grep", "", 2 },
-	{ "/usr/bin/sort", "/usr/lib/svc/bin/run", 1 },
-	{ "/usr/bin/sort", "/usr/lib/svcx/run", 2 },
-	{ "/usr/sbin/svc", "/usr/sbin/svc", -1 },
+	{ "/usr/bin/grep", "/usr/sbin/svc", 0, 0 },
+	{ "/usr/bin/grep", "/usr/bin/dash:/usr/sbin/svc:/sbin/init", 0, 0 },
+	{ "/usr/bin/grep", "/usr/bin/bash:/sbin/init", 0, 4 },
+	{ "/usr/bin/grep", "/usr/sbin/svcd", 0, 4 },
+	{ "/usr/bin/grep", "", 0, 4 },
+	{ "/usr/bin/sort", "/usr/lib/svc/bin/run", 0, 1 },
+	{ "/usr/bin/sort", "/usr/lib/svcx/run", 0, 4 },
+	{ "/usr/sbin/svc", "/usr/sbin/svc", 0, 2 },
+	/* A user's run of the service's chain: not the service's block. */
+	{ "/usr/bin/grep", "/usr/sbin/svc", VIGIL_POLICY_UCLASS_ROOT, 0 },
+	{ "/usr/bin/grep", "/usr/sbin/svc", VIGIL_POLICY_UCLASS_SYSTEM, 0 },
+	{ "/usr/bin/grep", "/usr/sbin/svc", VIGIL_POLICY_UCLASS_USER, 4 },
+	{ "/usr/sbin/svc", "", VIGIL_POLICY_UCLASS_ROOT, 2 },
+	{ "/usr/sbin/svc", "", VIGIL_POLICY_UCLASS_SYSTEM, -1 },
+	{ "/usr/sbin/svc", "", VIGIL_POLICY_UCLASS_USER, 3 },
+	{ "/usr/sbin/svc", "", VIGIL_POLICY_UCLASS_SYSTEM |
+	  VIGIL_POLICY_UCLASS_USER, 3 },
 };
 
 /* Split a case's chain into names (at most max); returns how many. */

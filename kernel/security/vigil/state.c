@@ -27,10 +27,12 @@ u32 vigil_policy_gen(void)
  * vigil_policy_block - the policy block that names a subject
  * @lp: the loaded policy, under rcu_read_lock()
  * @subj: the subject
+ * @uclass: the uid class of the access (vigil_uclass_of())
  *
- * The block is the first whose glob matches the subject's exe and, for a
- * "via" block, one of its exec chain's elements. The answer is cached in
- * the subject (vigil_subject.block), tagged with @lp's generation, so
+ * The block is the first whose glob matches the subject's exe, that
+ * judges @uclass ("uid CLASSES", all without) and, for a "via" block,
+ * one of its exec chain's elements. The answer is cached in the subject
+ * per uid class (vigil_subject.block), tagged with @lp's generation, so
  * every subject has it, whatever its id: the overflow subject "?" and
  * the uncharged subjects of privileged execs too. Every CPU that computes
  * it for a generation computes the same value, so racing writers are
@@ -39,7 +41,8 @@ u32 vigil_policy_gen(void)
  * Return: the block, or NULL when the policy does not name @subj.
  */
 const struct vigil_policy_subject *
-vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj)
+vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
+		   enum vigil_uclass uclass)
 {
 	struct vigil_policy_name chain[VIGIL_VIA_ELEMS + 1];
 	const struct vigil_policy_subject *ps;
@@ -47,7 +50,7 @@ vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj)
 	bool cut;
 	u64 v;
 
-	v = atomic64_read(&subj->block);
+	v = atomic64_read(&subj->block[uclass]);
 	if (v >> 32 == lp->gen) {
 		n = (u32)v;
 		return n ? vigil_policy_subject_at(lp->policy, n - 1) : NULL;
@@ -56,9 +59,9 @@ vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj)
 	n = vigil_via_split(vigil_subject_via(subj), subj->via_len, chain,
 			    ARRAY_SIZE(chain), &cut);
 	ps = vigil_policy_find_subject(lp->policy, subj->exe, subj->len,
-				       chain, n);
+				       chain, n, BIT(uclass));
 	n = ps ? vigil_policy_subject_index(lp->policy, ps) + 1 : 0;
-	atomic64_set(&subj->block, (u64)lp->gen << 32 | n);
+	atomic64_set(&subj->block[uclass], (u64)lp->gen << 32 | n);
 	return ps;
 }
 

@@ -21,7 +21,8 @@ struct vigil_loaded_policy {
 extern struct vigil_loaded_policy __rcu *vigil_policy_current;
 extern struct mutex vigil_state_lock;
 const struct vigil_policy_subject *
-vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj);
+vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
+		   enum vigil_uclass uclass);
 int vigil_policy_replace(const char *text, size_t len, char *err,
 			 size_t errsize);
 void vigil_active_update(void);

@@ -53,11 +53,12 @@ struct vigil_subject {
 	 */
 	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
 	/*
-	 * Its block in the loaded policy (state.c: vigil_policy_block()):
-	 * the policy's generation << 32 | the block's index + 1, or 0 in the
-	 * low half when no block names it; 0: not looked up yet.
+	 * Its block in the loaded policy for an access under each uid class
+	 * (enum vigil_uclass; state.c: vigil_policy_block()): the policy's
+	 * generation << 32 | the block's index + 1, or 0 in the low half
+	 * when no block names it; 0: not looked up yet.
 	 */
-	atomic64_t block;
+	atomic64_t block[VIGIL_UCLASS_COUNT];
 	u32 len;
 	u32 via_len;	/* 0: no exec ancestor */
 	/* The exe, NUL, then its chain (vigil_subject_via()), NUL. */

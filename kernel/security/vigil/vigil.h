@@ -70,6 +70,7 @@ enum vigil_uclass {
 	VIGIL_UCLASS_ROOT,
 	VIGIL_UCLASS_SYSTEM,
 	VIGIL_UCLASS_USER,
+	VIGIL_UCLASS_COUNT
 };
 
 static inline u32 vigil_uid_key(kuid_t kuid)

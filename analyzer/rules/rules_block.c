@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vigil analyzer: the blocks of a candidate that judge an observed rule,
+ * per uid class (see rules_block.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+
+#include "policy.h"
+#include "ptext.h"
+#include "record.h"
+#include "rules_block.h"
+
+static const char *const class_names[] = { "root", "system", "user" };
+
+int rules_blocks_of(const struct vigil_policy *pol, const struct ptext *pt,
+		    const struct vigil_subject_rules *sr,
+		    const struct vigil_rule *r, struct rule_blocks *out)
+{
+	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
+	unsigned int n = vigil_via_chain(sr->chain, chain,
+					 VIGIL_VIA_MAX_ELEMENTS);
+	unsigned int classes = r->uids.classes & VIGIL_POLICY_UCLASS_ALL;
+	const char *obj = r->examples[0];
+	unsigned int c, k;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < 3; c++) {
+		unsigned int bit = classes ? 1U << c : VIGIL_POLICY_UCLASS_ALL;
+		const struct vigil_policy_subject *ps;
+		long b = -1;
+
+		if (classes && !(classes & bit))
+			continue;
+		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe),
+					       chain, n, bit);
+		if (pt) {
+			b = ptext_find_block(pt, sr->exe, chain, n, bit);
+			if ((b < 0) != !ps)
+				return -EINVAL;	/* the two readings disagree */
+		}
+		for (k = 0; k < out->n && out->v[k].ps != ps; k++)
+			;
+		if (k == out->n) {
+			out->v[k].ps = ps;
+			out->v[k].b = b;
+			out->v[k].miss = ptext_missing(ps, r->class, r->access,
+						       obj);
+			out->miss |= out->v[k].miss;
+			out->n++;
+		}
+		out->v[k].uclasses |= bit;
+		if (!classes)
+			break;
+	}
+	return 0;
+}
+
+int rules_policy_scoped(const struct vigil_policy *pol)
+{
+	const struct vigil_policy_subject *ps;
+	unsigned int i;
+
+	for (i = 0; (ps = vigil_policy_subject_at(pol, i)); i++)
+		if (vigil_policy_subject_uclasses(ps) !=
+		    VIGIL_POLICY_UCLASS_ALL)
+			return 1;
+	return 0;
+}
+
+const char *rules_uclasses_name(unsigned int uclasses, char *buf,
+				size_t size)
+{
+	size_t at = 0;
+	unsigned int c;
+
+	if (size)
+		buf[0] = '\0';
+	for (c = 0; c < 3; c++)
+		if (uclasses & (1U << c) && at < size)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s",
+					       at ? "," : "", class_names[c]);
+	return buf;
+}
