@@ -148,6 +148,19 @@ int export_load_candidate(const char *file, char *const *subjects,
 		free(lines);
 		lines = NULL;
 	}
+	/* one program's blocks for different uid classes: not one profile */
+	rc = lines ? ptext_refuse_split(file, text, len, subjects,
+					nsubjects) : 0;
+	if (rc > 0) {
+		free(lines);
+		free(text);
+		vigil_policy_free(pol);
+		return -EINVAL;
+	}
+	if (rc < 0) {
+		free(lines);
+		lines = NULL;
+	}
 	free(text);
 	if (!lines) {
 		vigil_policy_free(pol);

@@ -243,6 +243,66 @@ uint64_t ptext_missing(const struct vigil_policy_subject *ps,
 	return missing;
 }
 
+int ptext_refuse_split(const char *file, const char *text, size_t len,
+		       char *const *subjects, size_t nsubjects)
+{
+	static const char *const names[] = { "root", "system", "user" };
+	struct ptext pt = { 0 };
+	unsigned int line = 0;
+	int rc, n = 0;
+
+	rc = ptext_read(text, len, &pt, &line);
+	if (rc == -ENOMEM)
+		return rc;
+	for (size_t i = 0; !rc && i < pt.nblocks; i++) {
+		const struct pblock *b = &pt.blocks[i];
+
+		for (size_t j = 0; j < i; j++) {
+			const struct pblock *a = &pt.blocks[j];
+			char ca[32] = "", cb[32] = "", *s;
+
+			size_t k;
+
+			if (strcmp(a->src, b->src) ||
+			    (!a->via_src != !b->via_src) ||
+			    (a->via_src && strcmp(a->via_src, b->via_src)) ||
+			    a->uclasses == b->uclasses)
+				continue;
+			for (k = 0; k < nsubjects; k++)
+				if (vigil_glob_match(a->glob, subjects[k],
+						     strlen(subjects[k])))
+					break;
+			if (nsubjects && k == nsubjects)
+				continue;
+			for (unsigned int c = 0; c < 3; c++) {
+				if (a->uclasses & (1U << c))
+					snprintf(ca + strlen(ca),
+						 sizeof(ca) - strlen(ca),
+						 "%s%s", ca[0] ? "," : "",
+						 names[c]);
+				if (b->uclasses & (1U << c))
+					snprintf(cb + strlen(cb),
+						 sizeof(cb) - strlen(cb),
+						 "%s%s", cb[0] ? "," : "",
+						 names[c]);
+			}
+			s = esc_text_dup(b->src);
+			p_err("%s:%u: subject %s has a block for uid class %s "
+			      "and one for %s (line %u): an export confines "
+			      "every uid's run of a program with one set of "
+			      "rules; keep one class's block (generate --uid "
+			      "for one class) or merge them into one",
+			      shown(file), b->line, s ? s : "?", cb, ca,
+			      a->line);
+			free(s);
+			n++;
+			break;
+		}
+	}
+	ptext_free(&pt);
+	return n;
+}
+
 int ptext_warn_repeated(const char *file, const char *text, size_t len)
 {
 	struct ptext pt = { 0 };

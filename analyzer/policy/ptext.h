@@ -72,6 +72,16 @@ long ptext_find_block(const struct ptext *pt, const char *exe,
  */
 int ptext_warn_repeated(const char *file, const char *text, size_t len);
 
+/*
+ * Print an error (p_err, naming file and lines) for each pair of blocks
+ * that name the same subject and via for different uid classes, of the
+ * subjects[0..n) (none: all): every export target confines every uid's
+ * run of a program with one set of rules, so it cannot keep them apart.
+ * The number of such pairs, or -ENOMEM.
+ */
+int ptext_refuse_split(const char *file, const char *text, size_t len,
+		       char *const *subjects, size_t nsubjects);
+
 /* The access of rule bits r that an observed access a exercises (a write
  * rule is used by an append it covers). */
 uint64_t ptext_exercised(enum vigil_class class, uint64_t r, uint64_t a);

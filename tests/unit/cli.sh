@@ -1123,7 +1123,7 @@ c_generate_uclass() {
 # block of its own uid class, as the kernel does.
 c_uid_blocks() {
 	local db=$cw/ublk.db p=$cw/ublk.policy
-	rm -rf "$db"* "$cw/ubroot"
+	rm -rf "$db"* "$cw/ubroot" "$cw/ublk-aa"
 	mkdir -p "$cw/ubroot"
 	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-uclass.log
 	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc --uid 0 -o "$p"
@@ -1155,6 +1155,14 @@ c_uid_blocks() {
 	printf 'subject /usr/sbin/clsvc uid user {\n}\n' >> "$p"
 	expect_rc 0 "$VIGIL" load -n "$p"
 	grep -q 'a second block for subject /usr/sbin/clsvc' "$cw/e"
+	# no export target tells uids apart: a program split by class is refused
+	expect_rc 2 "$VIGIL" export --to apparmor -o "$cw/ublk-aa" "$p"
+	grep -q "ublk.policy:15: subject /usr/sbin/clsvc has a block for uid class user and one for root (line 11): an export confines every uid's run" "$cw/e"
+	[ ! -e "$cw/ublk-aa" ] || [ -z "$(ls "$cw/ublk-aa")" ]
+	# one class's block alone exports (and the candidate says what that means)
+	expect_rc 0 "$VIGIL" --db "$db" generate --root "$cw/ubroot" --subject /usr/sbin/clsvc --uid 0 -o "$p"
+	expect_rc 0 "$VIGIL" export --to apparmor -o "$cw/ublk-aa" "$p"
+	grep -q '"/etc/clsvc.conf{,/}" r,' "$cw/ublk-aa/usr.sbin.clsvc"
 	# bad classes are the parser's errors, with the line
 	printf 'subject /usr/sbin/clsvc uid admin {\n}\n' > "$cw/ublk-bad.policy"
 	expect_rc 2 "$VIGIL" load -n "$cw/ublk-bad.policy"

@@ -67,6 +67,8 @@ static const char *const mode_names[] = {
 };
 
 static const char *const uclass_names[] = { "root", "system", "user" };
+#define UCLASS_HINT "(root, system or user, joined by ',')"
+#define SUBJECT_SYNTAX "subject GLOB [via GLOB] [uid CLASSES] [MODE] {"
 
 /* Tokens of one line; more are counted but not kept. */
 #define MAX_TOKENS 8
@@ -207,7 +209,7 @@ static int parse_uclasses(struct parser *p, const struct token *t,
 				break;
 		}
 		if (c == ARRAY_SIZE(uclass_names))
-			return parse_error(p, "unknown uid class in '%s' (root, system or user, joined by ',')",
+			return parse_error(p, "unknown uid class in '%s' " UCLASS_HINT,
 					   quote(q, t));
 		if (*ret & (1U << c))
 			return parse_error(p, "uid class %s named twice in '%s'",
@@ -240,7 +242,7 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	if (n >= 3 && n <= MAX_TOKENS && !tok_is(&tok[n - 1], "{"))
 		return parse_error(p, "expected '{' at the end of the subject line");
 	if (n < 3 || n > MAX_TOKENS)
-		return parse_error(p, "expected 'subject GLOB [via GLOB] [uid CLASSES] [MODE] {', got %u tokens",
+		return parse_error(p, "expected '" SUBJECT_SYNTAX "', got %u tokens",
 				   n);
 	if (tok_is(&tok[at], "via")) {
 		if (at + 2 > n - 1)
@@ -249,7 +251,7 @@ static int parse_subject(struct parser *p, const struct token *tok,
 	}
 	if (at < n - 1 && tok_is(&tok[at], "uid")) {
 		if (at + 2 > n - 1)
-			return parse_error(p, "expected uid classes after 'uid' (root, system or user, joined by ',')");
+			return parse_error(p, "expected uid classes after 'uid' " UCLASS_HINT);
 		ret = parse_uclasses(p, &tok[at + 1], &uclasses);
 		if (ret)
 			return ret;

@@ -626,6 +626,54 @@ static void vigil_policy_block_cache_test(struct kunit *test)
 	vigil_policy_free(p);
 }
 
+/*
+ * One subject's accesses under different uid classes take the blocks of
+ * their classes: each class is cached on its own, and a class no block
+ * takes is "not named", cached too.
+ */
+static void vigil_policy_block_uclass_test(struct kunit *test)
+{
+	static const char text[] =
+		"subject /usr/bin/a uid root {\n\tfile r /etc/a\n}\n"
+		"subject /usr/bin/a uid user observe {\n}\n";
+	const struct vigil_policy_subject *root, *user;
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *s;
+	struct vigil_policy *p;
+	int round;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(text, strlen(text), &p, NULL),
+			0);
+	root = vigil_policy_subject_at(p, 0);
+	user = vigil_policy_subject_at(p, 1);
+	KUNIT_EXPECT_EQ(test, vigil_policy_subject_uclasses(root),
+			VIGIL_POLICY_UCLASS_ROOT);
+	lp = kunit_kzalloc(test, sizeof(*lp), GFP_KERNEL);
+	s = kunit_kzalloc(test, struct_size(s, exe, 32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lp);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	lp->policy = p;
+	lp->gen = 7;
+	s->len = strlen("/usr/bin/a");
+	memcpy(s->exe, "/usr/bin/a", s->len);
+	/* The second round reads the caches the first filled. */
+	for (round = 0; round < 2; round++) {
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s,
+							     VIGIL_UCLASS_USER),
+				    user);
+		KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s,
+							     VIGIL_UCLASS_ROOT),
+				    root);
+		KUNIT_EXPECT_PTR_EQ(test,
+				    vigil_policy_block(lp, s,
+						       VIGIL_UCLASS_SYSTEM),
+				    NULL);
+	}
+	KUNIT_EXPECT_EQ(test, vigil_policy_subject_mode(user),
+			VIGIL_POLICY_MODE_OBSERVE);
+	vigil_policy_free(p);
+}
+
 static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(vigil_access_test, access_gen_params),
 	KUNIT_CASE(vigil_names_test),
@@ -637,6 +685,7 @@ static struct kunit_case vigil_policy_test_cases[] = {
 	KUNIT_CASE(vigil_policy_walk_test),
 	KUNIT_CASE(vigil_policy_index_test),
 	KUNIT_CASE(vigil_policy_block_cache_test),
+	KUNIT_CASE(vigil_policy_block_uclass_test),
 	{}
 };
 

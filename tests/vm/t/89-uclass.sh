@@ -101,5 +101,47 @@ t_is "and none of the users' files" "$(printf '%s\n' "$out" | grep -c "data\\.ow
 out=$("$vigil" generate --uid 100005 --subject $svc 2>&1)
 t_match "generate --uid 100005 (class user) has the users' read" "$out" \
 	"$q/data\\.own"
+
+# Blocks by uid class: the root service's candidate (generate --uid 0)
+# judges root's accesses only. The block observes while the global mode
+# stays learn (so the other classes are learned, and the sentinel too).
+"$vigil" generate --uid 0 --subject $svc -o $d/cand 2> /dev/null
+t_is "generate --uid 0 scopes the block to root" \
+	"$(grep -c "^subject $q/svc uid root {\$" $d/cand)" 1
+sed -i "s|^\(subject .*/svc uid root\) {\$|\1 observe {|" $d/cand
+t_ok "the kernel takes it, in observe mode for root's accesses" \
+	sh -c "cat $d/cand > $VIGIL_FS/policy"
+t_is "and dumps its block as written" \
+	"$(grep -c "^subject $q/svc uid root observe {\$" $VIGIL_FS/policy)" 1
+mgr 0 $svc $d/data.root > /dev/null
+mgr 0 $svc $d/data.sys > /dev/null
+for u in 100000 100001; do
+	mgr "$u" $svc $d/data.sys $d/data.root > /dev/null
+	usermgr "$u" $svc $d/data.nobody > /dev/null
+done
+mgr 998 $svc $d/data.root > /dev/null
+t_ok "a sentinel after the runs under the candidate" vigil_sentinel
+wd() { vigil_lines "verdict=would-deny op=open access=r uid=$1 exe=\"$q/svc\" path=\"$q/data\\.$2\""; }
+t_is "root's read outside its block: a would-be denial" "$(wd 0 sys | wc -l)" 1
+t_is "root's read its block allows: none" "$(wd 0 root | wc -l)" 0
+t_is "the users' runs, the same program and chain: not judged by root's block" \
+	"$(vigil_lines "verdict=would-deny .* uid=1000[0-9]{2} exe=\"$q/svc\"" | wc -l)" 0
+t_is "the service account's run: not judged either" \
+	"$(vigil_lines "verdict=would-deny .* uid=998 exe=\"$q/svc\"" | wc -l)" 0
+t_is "... but learned, in the global mode (a read it never made before)" \
+	"$(vigil_lines "verdict=learned op=open access=r uid=998 exe=\"$q/svc\" path=\"$q/data\\.root\"" | wc -l)" 1
+# A block for the class user, after root's: the users' accesses are
+# judged by it, root's still by root's.
+printf 'subject %s uid user observe {\n}\n' "$svc" >> $d/cand
+t_ok "a block for the class user loads after it" \
+	sh -c "cat $d/cand > $VIGIL_FS/policy"
+mgr 100002 $svc $d/data.own > /dev/null
+mgr 0 $svc $d/data.root $d/data.own > /dev/null
+t_ok "a sentinel after the runs under both blocks" vigil_sentinel
+t_is "the user's read: a would-be denial of the users' block" \
+	"$(wd 100002 own | wc -l)" 1
+t_is "root's read of the same file: root's block's" "$(wd 0 own | wc -l)" 1
+t_is "root's allowed read still allowed" "$(wd 0 root | wc -l)" 0
+echo > $VIGIL_FS/policy
 t_is "no kernel warning, bug or sanitizer report" "$(kernel_reports)" 0
 t_done
