@@ -384,6 +384,8 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		len = 0;
 	} else {
 		key.by_name = 1;
+		/* A memfd made by another program is another object. */
+		key.obj_a = acc->creator ? (u64)acc->creator->id + 1 : 0;
 		obj = acc->target;
 		len = acc->target_len;
 	}

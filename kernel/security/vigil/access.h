@@ -46,6 +46,12 @@ struct vigil_access {
 	 */
 	struct task_struct *actor;
 	/*
+	 * An executable memfd's creator: the subject that made it (the
+	 * file's opener), a tuple apart from another creator's of the same
+	 * name, named in the record (creator=); NULL for other objects.
+	 */
+	const struct vigil_subject *creator;
+	/*
 	 * A compact key of (object) that no other object of the same op
 	 * shares (a capability, a socket's family, type and port), or 0: a
 	 * repeat is then found by vigil_observe_fast() before the object

@@ -105,6 +105,12 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	} else {
 		audit_log_lsm_data(ab, &acc->ad);
 	}
+	/* An executable memfd's: the program that made it, in the budget. */
+	if (acc->creator)
+		log_string(ab, "creator", acc->creator->exe,
+			   min_t(size_t, acc->creator->len,
+				 VIGIL_AUDIT_STR_BUDGET - exe_len - via_len -
+				 len));
 	/* The programs its task's exec ancestors ran, nearest last. */
 	if (via_len)
 		log_string(ab, "via", vigil_subject_via(subj), via_len);

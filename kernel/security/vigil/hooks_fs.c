@@ -119,11 +119,23 @@ static bool file_is_internal(const struct file *file)
  * SysV shm, on shmem or hugetlbfs), which is how code runs without a
  * file, is named as /proc/PID/maps names it ("/memfd:NAME",
  * "/SYSV0000002a"), one tuple per name; any other internal file is
- * skipped.
+ * skipped. A memfd's creator is the subject of the credentials it was
+ * opened with (memfd_create() opens it): code one program wrote and
+ * another runs (a descriptor passed, inherited or opened by
+ * /proc/PID/fd) is a tuple of its own, its record names the writer. A
+ * SysV segment's mapping is a file shmat() made for the mapping task:
+ * its creator is not known here.
  */
 static void internal_mmap_event(struct file *file, bool may_sleep)
 {
 	char name[NAME_MAX + 2];
+	struct vigil_access acc = {
+		.op = VIGIL_OP_MMAP,
+		.access = VIGIL_FILE_M,
+		.target = name,
+		.ad.type = LSM_AUDIT_DATA_NONE,
+		.may_sleep = may_sleep,
+	};
 
 	if (!shmem_file(file) && !is_file_hugepages(file))
 		return;
@@ -131,7 +143,10 @@ static void internal_mmap_event(struct file *file, bool may_sleep)
 	snprintf(name, sizeof(name), "/%s",
 		 READ_ONCE(file->f_path.dentry->d_name.name));
 	rcu_read_unlock();
-	unnamed_event(VIGIL_OP_MMAP, VIGIL_FILE_M, name, may_sleep);
+	acc.target_len = strlen(name);
+	if (str_has_prefix(name, "/memfd:"))
+		acc.creator = vigil_subject_of(file->f_cred);
+	vigil_observe(current_real_cred(), &acc);
 }
 
 /* What an open file gives: r, w or a. */

@@ -9,13 +9,16 @@
  *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
  *                    uids DIR FIRST N |
  *                    mprotect FILE | sendto PORT | movemount DIR TARGET |
- *                    traceme | anonexec | memfdexec NAME | shmexec
+ *                    traceme | anonexec | memfdexec NAME | shmexec |
+ *                    mapfd FD
  *
  * traceme: a child named "tracee" asks to be traced (PTRACE_TRACEME), the
  * probe being its tracer; prints "TRACER_PID TRACEE_PID".
  * anonexec: an executable anonymous mapping, by mmap and by mprotect.
  * memfdexec: executable mappings of a memfd named NAME, by mmap, and of
  * another named NAME.2, by mprotect (the fileless way of running code).
+ * mapfd: an executable mapping of descriptor FD, which it inherited (a
+ * memfd another program made: code one program writes, another runs).
  * shmexec: an executable SysV shared memory mapping (shmat SHM_EXEC);
  * prints its key as the kernel names it ("SYSV%08x").
  *
@@ -501,6 +504,16 @@ static int do_memfdexec(const char *name)
 	return exec_pair(p, q);
 }
 
+static int do_mapfd(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return fail("mmap");
+	munmap(p, 4096);
+	return 0;
+}
+
 static int do_shmexec(void)
 {
 	key_t key = (key_t)(0x56490000 | (getpid() & 0xffff));
@@ -562,6 +575,8 @@ int main(int argc, char **argv)
 		return do_memfdexec(argv[2]);
 	if (!strcmp(verb, "shmexec"))
 		return do_shmexec();
+	if (!strcmp(verb, "mapfd") && argc == 3)
+		return do_mapfd(atoi(argv[2]));
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
 	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec | memfdexec NAME | shmexec\n");

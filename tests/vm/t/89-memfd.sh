@@ -30,6 +30,34 @@ t_is "the mprotect'ed one as /memfd:payload.2" \
 	"$(recs learned '/memfd:payload\.2' | wc -l)" 1
 t_is "the shared memory's as /$key" "$(recs learned "/$key" | wc -l)" 1
 
+# (c) The creator: code one program writes and another runs. Python (the
+# user) makes a memfd and the probe inherits and maps it; the probe then
+# makes and maps its own of the same name: two tuples, each record names
+# the program that made the memfd.
+py=$(readlink -f /usr/bin/python3)
+qpy=$(printf '%s' "$py" | sed 's/[.]/\\./g')
+t_ok "python makes a memfd, the probe inherits and maps it with exec" \
+	user python3 -c '
+import os, subprocess, sys
+fd = os.memfd_create("handed")
+os.ftruncate(fd, 4096)
+subprocess.run([sys.argv[1], "mapfd", str(fd)], pass_fds=[fd], check=True)
+' "$probe"
+t_ok "the probe maps its own memfd of the same name" \
+	user "$probe" memfdexec handed
+t_ok "a sentinel after the creators' mappings" vigil_sentinel
+t_is "the inherited memfd: its record names python as the creator" \
+	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qpy\"")" 1
+t_is "the probe's own: a tuple of its own, naming the probe" \
+	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qp\"")" 1
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+export VIGIL_DB=/tmp/vigil-t/89m.db
+rm -f $VIGIL_DB*
+t_ok "vigil ingest" "$top/analyzer/vigil" ingest
+t_is "the database keeps each creator with its record" \
+	"$(sqlite3 $VIGIL_DB "select extra from records where object = '/memfd:handed' and op = 'mmap' order by extra" | grep -oE 'creator=[^ ]*' | sort | tr '\n' ' ')" \
+	"creator=\"$probe\" creator=\"$py\" "
+
 # (b) Observe: a block that allows the first memfd only.
 vigil_load "subject $probe observe {
 	file rm /usr/**
