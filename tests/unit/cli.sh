@@ -1648,6 +1648,7 @@ t_cli "report, diff: AppArmor's optional checks apart as in trial --report, text
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
+t_cli "uid blocks: generate --uid scopes blocks by class; diff, review, export follow" c_uid_blocks
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export
 t_cli "export CANDIDATE: hand edits reach all 5 targets; DB only evidence" c_export_candidate
