@@ -88,7 +88,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* the canonical form is not a fixed point */
 	for (i = 0; i < 8 && vigil_policy_subject_at(p, i); i++)
 		check_subject(vigil_policy_subject_at(p, i));
-	s = vigil_policy_find_subject(p, "/usr/bin/demo", 13, chain, 2);
+	/* Each uid class, and all: the kernel asks with one. */
+	for (i = 0; i < 4; i++) {
+		s = vigil_policy_find_subject(p, "/usr/bin/demo", 13, chain, 2,
+					      i < 3 ? 1U << i :
+					      VIGIL_POLICY_UCLASS_ALL);
+		if (s && !(vigil_policy_subject_uclasses(s) &
+			   (i < 3 ? 1U << i : VIGIL_POLICY_UCLASS_ALL)))
+			abort();	/* a block of another class */
+	}
 	if (s) {
 		vigil_policy_allows(s, VIGIL_CLASS_FILE, VIGIL_FILE_R,
 				    "/etc/hostname", 13);
