@@ -187,6 +187,8 @@ int export_load_candidate(const char *file, char *const *subjects,
 	rc = vigil_ruleset_from_policy(pol, lines, eo->db ? &obs : NULL,
 				       eo->db ? &ev : NULL, subjects,
 				       nsubjects, rs, err, sizeof(err));
+	if (!rc)
+		candidate_warn_unnamed_children(rs, pol, file);
 	if (rc == -ENOMEM)
 		p_err("out of memory");
 	else if (rc)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "escape.h"
 #include "rules.h"
 #include "util.h"
 #include "export.h"
@@ -129,6 +130,88 @@ static int find_children(struct vigil_ruleset *rs,
 		}
 	}
 	return 0;
+}
+
+size_t candidate_warn_unnamed_children(const struct vigil_ruleset *rs,
+				       const struct vigil_policy *pol,
+				       const char *file)
+{
+	size_t i, warned = 0;
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		const struct vigil_subject_rules *sr = &rs->subjects[i];
+		const struct vigil_policy_subject *ps =
+			vigil_policy_subject_at(pol, sr->block);
+		struct vigil_policy_name chain[2];
+		unsigned int k, n, nchain = 0, nshown = 0, more = 0;
+		char *list = NULL, *e;
+		size_t ll = 0;
+		FILE *f;
+
+		if (!ps)
+			continue;
+		/* the child's chain: the subject, and what it runs under */
+		chain[nchain].s = sr->exe;
+		chain[nchain++].len = strlen(sr->exe);
+		if (sr->via) {
+			chain[nchain].s = sr->via;
+			chain[nchain++].len = strlen(sr->via);
+		}
+		f = open_memstream(&list, &ll);
+		if (!f)
+			return warned;
+		n = vigil_policy_class_nr_rules(ps, VIGIL_CLASS_FILE);
+		for (k = 0; k < n; k++) {
+			uint64_t acc;
+			const struct vigil_glob *g =
+				vigil_policy_rule_at(ps, VIGIL_CLASS_FILE, k,
+						     &acc);
+			const char *lit;
+			size_t len;
+
+			if (!(acc & VIGIL_FILE_X))
+				continue;
+			lit = vigil_glob_literal(g, &len);
+			if (!lit || (len == strlen(sr->exe) &&
+				     !memcmp(lit, sr->exe, len)) ||
+			    vigil_policy_find_subject(pol, lit, len, chain,
+						      nchain,
+						      VIGIL_POLICY_UCLASS_ALL))
+				continue;
+			if (nshown == 3) {
+				more++;
+				continue;
+			}
+			e = strndup(lit, len);
+			lit = e ? esc_text_dup(e) : NULL;
+			free(e);
+			fprintf(f, "%s%s", nshown++ ? ", " : "", lit ? lit : "?");
+			free((char *)lit);
+		}
+		if (more)
+			fprintf(f, " and %u more", more);
+		if (fclose(f) || !list) {
+			free(list);
+			return warned;
+		}
+		if (nshown) {
+			e = esc_text_dup(sr->exe);
+			p_warn("%s:%u: subject %s runs %s (file x), which no "
+			       "block names when it runs it: an enforcing "
+			       "module runs it under %s's own rules (AppArmor "
+			       "ix, Landlock's inherited ruleset, the same "
+			       "SELinux domain), so what it does beyond them "
+			       "is denied, while vigil's observe mode does "
+			       "not judge it; add its block (vigil generate "
+			       "--subject %s --children)", shown(file),
+			       sr->line, e ? e : "?", list, e ? e : "?",
+			       e ? e : "?");
+			free(e);
+			warned++;
+		}
+		free(list);
+	}
+	return warned;
 }
 
 static bool wanted(char *const *subjects, size_t n, const char *exe)

@@ -46,6 +46,19 @@ int vigil_ruleset_from_policy(const struct vigil_policy *pol,
 			      size_t err_size);
 
 /*
+ * Warn (p_warn, naming file and the block's line) of each program a
+ * subject of rs may run (a literal "file x" rule) that no block of pol
+ * names when that subject runs it: an enforcing module runs it under the
+ * subject's own rules (AppArmor's ix, Landlock's inherited ruleset,
+ * SELinux's domain, the unit's sandbox), so what it does beyond them is
+ * denied, while vigil's observe mode does not judge it. The number of
+ * subjects warned of.
+ */
+size_t candidate_warn_unnamed_children(const struct vigil_ruleset *rs,
+				       const struct vigil_policy *pol,
+				       const char *file);
+
+/*
  * Read the candidate policy file ("-": standard input) and parse it with
  * the kernel's parser. 0, with *ret_pol and (ret_text not NULL) the text,
  * NUL-terminated, *ret_len bytes, both the caller's. Else the error is

@@ -466,6 +466,24 @@ t15_status_mode_once() {
 
 # Progress on a terminal for a long ingest (bytes read of the total);
 # none when standard error is not a terminal.
+# A program the candidate lets a subject run (file x) with no block of its
+# own when that subject runs it: every enforcing module runs it under the
+# subject's rules (AppArmor ix), vigil's observe mode does not judge it
+# (PostgreSQL's "sh -c locale -a" in 93-next-postgres's first trial).
+t35_export_unnamed_child() {
+	printf 'subject /usr/sbin/svc {\n\tfile rx /usr/bin/dash\n\tfile x /usr/bin/{a,b}\n\tfile x /usr/sbin/svc\n\tfile x /usr/bin/named\n}\nsubject /usr/bin/named via /usr/sbin/svc {\n}\n' > "$cw/uc.policy"
+	rm -rf "$cw/uc-aa"
+	expect_rc 0 "$VIGIL" export --to apparmor -o "$cw/uc-aa" "$cw/uc.policy"
+	grep -q "^vigil: export: warning: $cw/uc.policy:1: subject /usr/sbin/svc runs /usr/bin/dash (file x), which no block names when it runs it: an enforcing module runs it under /usr/sbin/svc's own rules" "$cw/e"
+	[ "$(grep -c 'which no block names' "$cw/e")" = 1 ]
+	not grep -q 'runs /usr/bin/dash, ' "$cw/e"
+	# with its block (via the subject), nothing to say
+	printf 'subject /usr/bin/dash via /usr/sbin/svc {\n}\n' >> "$cw/uc.policy"
+	rm -rf "$cw/uc-aa"
+	expect_rc 0 "$VIGIL" export --to landlock -o "$cw/uc-aa" "$cw/uc.policy"
+	not grep -q 'which no block names' "$cw/e"
+}
+
 t15_ingest_progress() {
 	local i log=$cw/big.log
 	rm -f "$cw/prog.db"* "$cw/prog2.db"*
@@ -554,5 +572,6 @@ t_cli "traps: - reads standard input for every verb reading a file" t15_stdin_da
 t_cli "traps: export -o DIR/ prints no //" t15_export_dir_slash
 t_cli "traps: status prints the mode once" t15_status_mode_once
 t_cli "traps: ingest shows progress on a terminal only" t15_ingest_progress
+t_cli "traps: export names a program a subject runs that no block names" t35_export_unnamed_child
 t_cli "traps: ingest names a compressed log and the command that reads it" t26_ingest_compressed
 t_cli "traps: ingest bounds an endless input with a message, keeps what it read" t26_ingest_endless
