@@ -467,7 +467,8 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	struct vigil_entry *e;
 	bool hit = false;
 
-	if (!subj || unlikely(!in_task()) || d == path->mnt->mnt_root)
+	/* Hooks in task context only, as vigil_observe_fast(). */
+	if (!subj || d == path->mnt->mnt_root)
 		return false;
 	p.fast = file_fast_key(d, path->mnt, op, access);
 	p.op = op;
