@@ -6,7 +6,7 @@
  *
  * usage: microbench ITERATIONS RUNS DIR [TINY_STATIC_BINARY [OP]]
  *        microbench --cold N DIR
- *        microbench --ab MODE_FILE PAIRS ITERATIONS DIR
+ *        microbench --ab MODE_FILE PAIRS ITERATIONS DIR [ON_MODE]
  * DIR is a scratch folder (tmpfs). Prints "<op> <median ns/op>" lines.
  * --cold opens N distinct new files once each (first sightings for vigil)
  * and prints "open-cold <ns/op>". OP: run only that operation (for perf).
@@ -19,7 +19,11 @@
  * VIGIL_BENCH_DEPTH folders below it, each by a descriptor of its folder
  * (the same lookup): their ratios differ by the cost of vigil's walk up
  * the folders (path-true verdicts, issue 25 §3), which a folder rename
- * made in DIR first switches on.
+ * made in DIR first switches on. ON_MODE (default learn) is the mode
+ * measured against off: "observe" with a policy loaded whose block names
+ * this program without a mode of its own (the global mode decides), its
+ * tuples and verdicts already in the table; open-flat and open-deep are
+ * then left out.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -262,10 +266,10 @@ static int deep_setup(const char *dir)
 	return 0;
 }
 
-static int ab(const char *mode_file, int pairs, long iters)
+static int ab(const char *mode_file, int pairs, long iters, const char *on)
 {
 	double off[64], learn[64], ratio[64];
-
+	bool no_walk = strcmp(on, "learn") != 0;
 	double step = 1e12, t0, t1;
 
 	if (pairs < 1 || pairs > 64)
@@ -288,18 +292,18 @@ static int ab(const char *mode_file, int pairs, long iters)
 	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
 		long n = iters / ops[o].div;
 
-		if (!ops[o].ab && ops[o].fn != op_open_flat &&
-		    ops[o].fn != op_open_deep)
+		if (!ops[o].ab && (no_walk || (ops[o].fn != op_open_flat &&
+						  ops[o].fn != op_open_deep)))
 			continue;
 		/* Learn this process's tuples for the operation first. */
-		if (set_mode(mode_file, "learn"))
+		if (set_mode(mode_file, on))
 			return 1;
 		run_op(ops[o].fn, n);
 		for (int p = 0; p < pairs; p++) {
 			for (int k = 0; k < 2; k++) {
 				bool learning = (p + k) % 2;
 
-				if (set_mode(mode_file, learning ? "learn" : "off"))
+				if (set_mode(mode_file, learning ? on : "off"))
 					return 1;
 				(learning ? learn : off)[p] = run_op(ops[o].fn, n);
 			}
@@ -323,13 +327,14 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--cold"))
 		return cold(atol(argv[2]), argv[3]);
-	if (argc == 6 && !strcmp(argv[1], "--ab")) {
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "--ab")) {
 		snprintf(file, sizeof(file), "%s/bench-file", argv[5]);
 		close(open(file, O_CREAT | O_WRONLY, 0755));
 		if (deep_setup(argv[5]))
 			return 1;
 		uname(&uts);
-		return ab(argv[2], atoi(argv[3]), atol(argv[4]));
+		return ab(argv[2], atoi(argv[3]), atol(argv[4]),
+			  argc == 7 ? argv[6] : "learn");
 	}
 	if (argc < 4)
 		return 2;

@@ -63,6 +63,11 @@ static u64 inode_id(const struct inode *inode)
  * and the record of a tuple are its path's, and that path changed.
  */
 static atomic64_t folder_moves = ATOMIC64_INIT(0);
+/*
+ * Folder moves whose numbers are published (vigil_folder_moving(): after
+ * the folder's fields): the file fast path's stamp (file_stamp()).
+ */
+static atomic64_t moves_published = ATOMIC64_INIT(0);
 
 /* A folder renamed again while a walk read it: a number for that walk. */
 #define VIGIL_MOVING BIT_ULL(63)
@@ -84,10 +89,13 @@ static u64 move_sig(const struct dentry *parent, u64 hash_len)
  * it, else (the rename is under way, or failed) the number it had before;
  * a folder never renamed takes the number of moves there were when vigil
  * first saw this instance of its inode, so one evicted and read again
- * never gets back a number older than its last rename.
+ * never gets back a number older than its last rename. Sets *@unsettled
+ * (when not NULL) when its rename is under way, failed, or raced with the
+ * read: the number may change with no other move (file_stamp()).
  * Under rcu_read_lock(), or with the folder's parent locked.
  */
-static u64 folder_number(const struct dentry *d, const struct dentry *parent)
+static u64 folder_number(const struct dentry *d, const struct dentry *parent,
+			 bool *unsettled)
 {
 	const struct inode *inode = d_backing_inode(d);
 	struct vigil_inode *vi;
@@ -109,9 +117,16 @@ static u64 folder_number(const struct dentry *d, const struct dentry *parent)
 	place = move_sig(parent, READ_ONCE(d->d_name.hash_len));
 	/* The place read (with the caller's d_parent) before moved again. */
 	smp_rmb();
-	if (atomic64_read(&vi->moved) != m)
+	if (atomic64_read(&vi->moved) != m) {
+		if (unsettled)
+			*unsettled = true;
 		return m | VIGIL_MOVING;
-	return place == to ? m : prev;
+	}
+	if (place == to)
+		return m;
+	if (unsettled)
+		*unsettled = true;
+	return prev;
 }
 
 /**
@@ -134,10 +149,17 @@ void vigil_folder_moving(const struct dentry *dentry, const struct dentry *to)
 	if (!inode || !inode->i_security)
 		return;
 	vi = vigil_inode(inode);
-	WRITE_ONCE(vi->moved_prev, folder_number(dentry, dentry->d_parent));
+	WRITE_ONCE(vi->moved_prev,
+		   folder_number(dentry, dentry->d_parent, NULL));
 	WRITE_ONCE(vi->moved_to, move_sig(to->d_parent, to->d_name.hash_len));
 	/* A walk that reads the new number reads the fields above too. */
 	atomic64_set_release(&vi->moved, atomic64_inc_return(&folder_moves));
+	/*
+	 * Then the stamp moves (fully ordered): a walk that read the new
+	 * stamp reads the number, and until the folder is at its new place
+	 * finds it unsettled.
+	 */
+	atomic64_inc_return(&moves_published);
 }
 
 /*
@@ -149,9 +171,11 @@ void vigil_folder_moving(const struct dentry *dentry, const struct dentry *to)
  * Under rcu_read_lock(): dentries, inodes with their blobs, and mounts are
  * freed after a grace period. A mount's parent and mount point are read
  * without mount_lock: a mount or a rename racing with the walk gives at
- * worst a number no tuple holds yet (a first sighting more).
+ * worst a number no tuple holds yet (a first sighting more). Sets
+ * *@unsettled when a folder's number may still change (folder_number()).
  */
-static u64 path_moved(const struct dentry *d, const struct vfsmount *vfsmnt)
+static u64 path_moved(const struct dentry *d, const struct vfsmount *vfsmnt,
+		      bool *unsettled)
 {
 	const struct mount *mnt = real_mount((struct vfsmount *)vfsmnt);
 	const struct mount *up;
@@ -173,13 +197,70 @@ static u64 path_moved(const struct dentry *d, const struct vfsmount *vfsmnt)
 		parent = READ_ONCE(d->d_parent);
 		if (parent == d)
 			break;	/* not under its mount's root */
-		n = folder_number(d, parent);
+		n = folder_number(d, parent, unsettled);
 		/* A flag never hides a newer number. */
 		flags |= n & VIGIL_MOVING;
 		newest = max(newest, n & ~VIGIL_MOVING);
 		d = parent;
 	}
 	return newest | flags;
+}
+
+/*
+ * The file fast path's stamp: the folder moves published and the mount
+ * table's changes, together (each only grows, so their sum is the same
+ * only while neither moved: read as a u32, the mount sequence wraps every
+ * 2^31 changes, and would have to meet the moves exactly). Odd, never 0.
+ * A tuple found by a walk that began at stamp S, and found no folder
+ * unsettled, keeps its moved number, and its mount crossings, while the
+ * stamp is S (vigil_observe_file()). Read before the walk: acquire, and
+ * raw_read_seqcount() orders what follows.
+ */
+static u64 file_stamp(void)
+{
+	u64 moves = atomic64_read_acquire(&moves_published);
+
+	return (moves + raw_read_seqcount(&mount_lock.seqcount)) << 1 | 1;
+}
+
+/* Under a mount table change (an odd sequence) no stamp is valid. */
+static u64 file_stamp_settled(void)
+{
+	if (raw_read_seqcount(&mount_lock.seqcount) & 1)
+		return 0;
+	return file_stamp();
+}
+
+/*
+ * The file fast path's cache key of an access to @d on @mnt: where in the
+ * subject's cache (vigil_fast_slot_of()) its tuple may be. Only a place to
+ * look: a hit is verified against the tuple's key. Its low bits are the
+ * slot: the file's, plus the op, so that an open and its truncate (O_TRUNC)
+ * or mapping never take each other's slot.
+ */
+static u64 file_fast_key(const struct dentry *d, const struct vfsmount *mnt,
+			 enum vigil_op op, u64 access)
+{
+	u64 h = ((u64)(unsigned long)d ^ rol64((u64)(unsigned long)mnt, 29)) *
+		GOLDEN_RATIO_64;
+	u64 k = h ^ access * GOLDEN_RATIO_64 ^ (u64)op << 40;
+
+	return VIGIL_FAST_FILE | (k & GENMASK_ULL(59, 0) & ~VIGIL_FAST_MASK) |
+	       (((h >> 60) + op) & VIGIL_FAST_MASK);
+}
+
+/*
+ * An inode's id if vigil gave it one, else 0 (no tuple has it); never
+ * gives one: the fast path only compares.
+ */
+static u64 inode_id_peek(const struct inode *inode)
+{
+	if (!inode)
+		return 0;
+	if (!inode->i_security)
+		return ((u64)inode->i_sb->s_dev << 32 ^ inode->i_ino) |
+		       1ULL << 63;
+	return atomic64_read(&vigil_inode(inode)->id);
 }
 
 /*
@@ -193,25 +274,41 @@ static u64 path_moved(const struct dentry *d, const struct vfsmount *vfsmnt)
  * move's number, path_moved()).
  * Under rcu_read_lock(): names and dentries are freed after a grace period.
  */
-static void file_key(const struct vigil_access *acc, struct vigil_key *key)
+static void file_key(const struct vigil_access *acc, struct vigil_key *key,
+		     u64 *ret_stamp)
 {
 	const struct dentry *d = acc->path->dentry, *parent;
 	const unsigned char *name;
+	bool unsettled = false;
+	u64 stamp = file_stamp_settled();
 
 	get_random_once(&name_hash_key, sizeof(name_hash_key));
 	key->mnt = acc->path->mnt;
 	key->obj_a = inode_id(d_backing_inode(d));
 	if (acc->child) {
 		name = READ_ONCE(acc->child->d_name.name);
-		key->moved = path_moved(d, acc->path->mnt);
+		key->moved = path_moved(d, acc->path->mnt, NULL);
 	} else {
 		parent = READ_ONCE(d->d_parent);
 		if (parent != d)
 			key->obj_b = inode_id(d_backing_inode(parent));
 		/* From its folder, unless it is its mount's root. */
 		key->moved = path_moved(d == acc->path->mnt->mnt_root ?
-					d : parent, acc->path->mnt);
+					d : parent, acc->path->mnt,
+					&unsettled);
 		name = READ_ONCE(d->d_name.name);
+		/*
+		 * A file by its own name in a folder: the fast path may
+		 * count its repeats (vigil_observe_file()) while the stamp
+		 * holds; not a mount's root, nor a name beneath a folder
+		 * whose number may change.
+		 */
+		if (!acc->tmpfile && parent != d &&
+		    d != acc->path->mnt->mnt_root && !unsettled && stamp) {
+			key->fast = file_fast_key(d, acc->path->mnt, acc->op,
+						  acc->access);
+			*ret_stamp = stamp;
+		}
 	}
 	if (acc->tmpfile) {
 		/* Any O_TMPFILE file of the folder: its "#INO" name varies. */
@@ -324,6 +421,96 @@ void vigil_account_repeat(struct vigil_subject *subj, int verdict)
 	account_repeat(subj, verdict);
 }
 
+/*
+ * Let the fast path find @e, the tuple of @key, found or inserted under
+ * rcu_read_lock(). A file's is stamped first (the walk that found its
+ * moved number began at @stamp), and only when @e was made with the same
+ * cache key: a tuple made through another dentry of the same name keeps
+ * its own (entry_unlink() clears the slot its key names).
+ */
+static void file_remember(struct vigil_entry *e, const struct vigil_key *key,
+			  u64 stamp)
+{
+	if (!(key->fast & VIGIL_FAST_FILE)) {
+		vigil_fast_remember(e);
+		return;
+	}
+	if (e->key.fast != key->fast || !stamp)
+		return;
+	if (READ_ONCE(e->stamp) != stamp)
+		WRITE_ONCE(e->stamp, stamp);
+	vigil_fast_remember(e);
+}
+
+/**
+ * vigil_observe_file - count a repeat of a file access cheaply
+ * @cred: the credentials of the subject
+ * @op: the operation
+ * @access: its access bits
+ * @path: the file, by its own name (not a name in a folder, an O_TMPFILE
+ *	file nor an internal one: the caller's)
+ *
+ * The file fast path: the subject's cache slot for (dentry, mount, op,
+ * access) names the tuple the last such access hit; it is counted as
+ * vigil_observe() would count it when its key is this access's, checked
+ * exactly (vigil_file_fast_match()): the mount, the inode's and its
+ * folder's ids, the name's bytes, op, access, generation, namespace, uid
+ * key, not dead, and no folder moved nor mount changed since its moved
+ * number was found (file_stamp()). Builds, hashes and looks up nothing;
+ * never sleeps, takes no lock.
+ *
+ * Return: true when counted; false when vigil_observe() must be called.
+ */
+bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
+			u64 access, const struct path *path)
+{
+	struct vigil_subject *subj = vigil_subject_of(cred);
+	const struct dentry *d = path->dentry;
+	struct vigil_file_probe p;
+	enum vigil_mode mode;
+	struct vigil_entry *e;
+	bool hit = false;
+
+	/* Hooks in task context only, as vigil_observe_fast(). */
+	if (!subj || d == path->mnt->mnt_root)
+		return false;
+	p.fast = file_fast_key(d, path->mnt, op, access);
+	p.op = op;
+	p.access = access;
+	p.gen = 0;
+	p.uid_key = vigil_uid_key(cred->uid);
+	rcu_read_lock();
+	mode = vigil_mode_get();
+	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
+		u64 mode_gen = vigil_fast_mode(subj, p.uid_key);
+
+		mode = (u32)mode_gen;
+		p.gen = mode_gen >> 32;
+	}
+	if (mode == VIGIL_MODE_OFF)
+		goto out;
+	e = READ_ONCE(*vigil_fast_slot_of(subj, p.fast));
+	if (!e)
+		goto out;
+	/* The stamp before the names: a move after it changes it. */
+	p.stamp = file_stamp();
+	p.mnt = path->mnt;
+	p.obj_a = inode_id_peek(d_backing_inode(d));
+	p.obj_b = inode_id_peek(d_backing_inode(READ_ONCE(d->d_parent)));
+	p.name = READ_ONCE(d->d_name.name);
+	p.nsx = !vigil_mntns_initial();
+	if (!vigil_file_fast_match(e, &p))
+		goto out;
+	this_cpu_inc(vigil_stats.hook[op]);
+	atomic64_inc(&subj->events);
+	vigil_entry_touch(e);
+	account_repeat(subj, e->verdict);
+	hit = true;
+out:
+	rcu_read_unlock();
+	return hit;
+}
+
 /**
  * vigil_observe - account one access
  * @cred: the credentials of the subject
@@ -346,6 +533,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	u32 mntns = 0, uid_key;
 	char *buf = NULL;
 	size_t len;
+	u64 stamp = 0;
 	u32 hash;
 	u64 seq;
 	int rc;
@@ -379,7 +567,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	key.uid_key = uid_key;
 	key.fast = acc->fast;
 	if (acc->path) {
-		file_key(acc, &key);
+		file_key(acc, &key, &stamp);
 		obj = NULL;
 		len = 0;
 	} else {
@@ -393,7 +581,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	rc = vigil_table_hit(&vigil_table, &key, hash, obj, len, &e);
 	if (rc >= 0) {
 		account_repeat(subj, rc);
-		vigil_fast_remember(e);
+		file_remember(e, &key, stamp);
 		goto out;
 	}
 
@@ -441,7 +629,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 			vigil_stat_inc(VIGIL_STAT_NOMEM);
 		goto out;
 	}
-	vigil_fast_remember(e);
+	file_remember(e, &key, stamp);
 	if (verdict == VIGIL_VERDICT_ALLOW) {
 		vigil_stat_inc(VIGIL_STAT_ALLOWED);
 		goto out;

@@ -10,6 +10,7 @@
 #include <linux/lsm_audit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "ops.h"
@@ -64,6 +65,54 @@ struct vigil_access {
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
 u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key);
 void vigil_account_repeat(struct vigil_subject *subj, int verdict);
+bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
+			u64 access, const struct path *path);
+
+/* A file access as the file fast path sees it (vigil_observe_file()). */
+struct vigil_file_probe {
+	u64 fast;		/* its cache key */
+	u64 stamp;		/* folder moves and mount changes, now */
+	const void *mnt;
+	u64 obj_a;		/* its inode's id, 0 if it has none yet */
+	u64 obj_b;		/* its folder's */
+	const unsigned char *name;	/* its name, NUL-terminated */
+	u64 access;
+	u32 gen;
+	u32 uid_key;
+	u16 op;
+	u8 nsx;
+};
+
+/**
+ * vigil_file_fast_match - is @e the tuple of the file access @p?
+ * @e: the tuple the subject's cache slot holds (under rcu_read_lock())
+ * @p: the access
+ *
+ * Exactly what vigil_table_hit() would find: a file's tuple (by_name 0:
+ * the cache key's bit) of the same mount, inode, folder and name bytes
+ * (the siphash of the name is the name's), op, access, generation,
+ * namespace and uid key, not evicted, and stamped at @p's stamp: no folder
+ * moved and no mount changed since its moved number was last found right,
+ * so the walk would find it again. A tuple whose path does not end with
+ * its name (namelen 0) is never matched: its name cannot be compared.
+ */
+static inline bool vigil_file_fast_match(const struct vigil_entry *e,
+					 const struct vigil_file_probe *p)
+{
+	/*
+	 * One test, no branch each (under emulation every branch costs); a
+	 * tuple with a file's cache key has both ids (never 0).
+	 */
+	if ((e->key.fast ^ p->fast) | (e->key.op ^ p->op) |
+	    (e->key.access ^ p->access) | (e->key.gen ^ p->gen) |
+	    (e->key.nsx ^ p->nsx) | (e->key.uid_key ^ p->uid_key) |
+	    READ_ONCE(e->dead) | (READ_ONCE(e->stamp) ^ p->stamp) |
+	    ((unsigned long)e->key.mnt ^ (unsigned long)p->mnt) |
+	    (e->key.obj_a ^ p->obj_a) | (e->key.obj_b ^ p->obj_b) |
+	    !e->namelen)
+		return false;
+	return !strcmp(p->name, e->obj + e->objlen - e->namelen);
+}
 
 /**
  * vigil_observe_fast - count a repeat of a compact access cheaply

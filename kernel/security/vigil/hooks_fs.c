@@ -34,7 +34,13 @@
 static void path_event(enum vigil_op op, u64 access, const struct path *path,
 		       bool may_sleep)
 {
-	struct vigil_access acc = {
+	const struct cred *cred = current_real_cred();
+	struct vigil_access acc;
+
+	/* A repeat: counted before the access is built (access.c). */
+	if (vigil_observe_file(cred, op, access, path))
+		return;
+	acc = (struct vigil_access){
 		.op = op,
 		.access = access,
 		.path = path,
@@ -42,7 +48,7 @@ static void path_event(enum vigil_op op, u64 access, const struct path *path,
 		.may_sleep = may_sleep,
 	};
 
-	vigil_observe(current_real_cred(), &acc);
+	vigil_observe(cred, &acc);
 }
 
 /*

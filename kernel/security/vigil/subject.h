@@ -19,7 +19,12 @@
  * subject.c: the executable a task runs, interned, shared by the creds and
  * tuples that name it and freed after the last of them.
  */
-/* Compact keys (vigil_access.fast): a capability, a socket. */
+/*
+ * Compact keys (vigil_access.fast): a capability, a socket; and a file's
+ * cache key (access.c: file_fast_key()), which only finds a tuple to
+ * verify, never stands for the file.
+ */
+#define VIGIL_FAST_FILE BIT_ULL(61)
 #define VIGIL_FAST_CAP BIT_ULL(62)
 #define VIGIL_FAST_NET BIT_ULL(63)
 

@@ -521,7 +521,7 @@ void vigil_fast_remember(struct vigil_entry *e)
 
 	if (!e->key.fast || e->key.subj->permanent)
 		return;
-	slot = vigil_fast_slot(e->key.subj, e->key.fast);
+	slot = vigil_fast_slot_of(e->key.subj, e->key.fast);
 	if (READ_ONCE(*slot) == e)
 		return;
 	/* Publish e initialised (readers use it without the lock)... */
@@ -538,7 +538,7 @@ static void entry_unlink(struct vigil_table *t, struct vigil_entry *e)
 	WRITE_ONCE(e->dead, true);
 	if (e->key.fast && !e->key.subj->permanent) {
 		smp_mb();	/* pairs with vigil_fast_remember() */
-		cmpxchg(vigil_fast_slot(e->key.subj, e->key.fast), e, NULL);
+		cmpxchg(vigil_fast_slot_of(e->key.subj, e->key.fast), e, NULL);
 	}
 	list_del(&e->fifo);
 	if (e->pinned) {
@@ -640,6 +640,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->held = false;
 	new->releasing = false;
 	new->dead = false;
+	new->stamp = 0;
 	new->verdict = verdict;
 	atomic64_set(&new->count, 1);
 	new->first = ktime_get_real_seconds();

@@ -46,7 +46,10 @@ struct vigil_key {
 	 * is found through its new one.
 	 */
 	u64 moved;
-	/* The access's compact key (vigil_access.fast), or 0; not compared. */
+	/*
+	 * The access's compact key (vigil_access.fast), or for a file the
+	 * cache key of its dentry, mount, op and access, or 0; not compared.
+	 */
 	u64 fast;
 };
 
@@ -99,6 +102,12 @@ struct vigil_entry {
 	bool held;	/* held back: in its share's held_list, unless releasing */
 	bool releasing;	/* its record is being written by the release work */
 	bool dead;	/* unlinked: no fast path may count it */
+	/*
+	 * A file's: the folder moves and mount changes (access.c:
+	 * file_stamp()) when its key's moved number was last found right,
+	 * or 0; the file fast path counts it only while they are the same.
+	 */
+	u64 stamp;
 	u16 objlen;
 	char obj[];
 };
@@ -167,6 +176,20 @@ static inline struct vigil_entry **vigil_fast_slot(struct vigil_subject *s,
 						   u64 fast)
 {
 	return &s->fast[hash_64(fast, ilog2(VIGIL_FAST_SLOTS))];
+}
+
+#define VIGIL_FAST_MASK ((u64)VIGIL_FAST_SLOTS - 1)
+
+/*
+ * The slot of any key: a file's cache key (VIGIL_FAST_FILE) says its slot
+ * in its low bits (access.c: file_fast_key()), a compact key is hashed.
+ */
+static inline struct vigil_entry **vigil_fast_slot_of(struct vigil_subject *s,
+						      u64 fast)
+{
+	if (fast & VIGIL_FAST_FILE)
+		return &s->fast[fast & VIGIL_FAST_MASK];
+	return vigil_fast_slot(s, fast);
 }
 
 /* The tuple @fast names in @s's cache, if any; under rcu_read_lock(). */
