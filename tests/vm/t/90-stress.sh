@@ -110,11 +110,12 @@ chmod 755 $w/nobody/j/x0
 echo secret > $w/nobody/h/secret
 chown -R 65534:65534 $w/nobody
 chmod 755 $w
+kb0=$(cat $VIGIL_FS/table_kb)
 shrinker() {
 	while [ $SECONDS -lt $end ]; do
 		echo 16 > $VIGIL_FS/table_kb
 		sleep 0.5
-		echo 4096 > $VIGIL_FS/table_kb
+		echo "$kb0" > $VIGIL_FS/table_kb
 		sleep 0.5
 	done
 }
@@ -125,7 +126,7 @@ attacks &
 wait
 echo learn > $VIGIL_FS/mode
 echo '# nothing' | dd of=$VIGIL_FS/policy status=none
-echo 4096 > $VIGIL_FS/table_kb
+echo "$kb0" > $VIGIL_FS/table_kb
 
 t_ok "nobody attacked throughout ($(cat $w/attack-rounds) rounds)" \
 	test "$(cat $w/attack-rounds)" -gt 0
