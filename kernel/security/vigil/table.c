@@ -626,7 +626,8 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	size_t size;
 
 	len = min_t(size_t, len, PATH_MAX);
-	size = struct_size(new, obj, len + 1);
+	/* What the slab gives, not what is asked: the bounds are in memory. */
+	size = kmalloc_size_roundup(struct_size(new, obj, len + 1));
 	new = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN);
 	if (!new)
 		return -ENOMEM;

@@ -129,6 +129,36 @@ static void table_allowed_not_numbered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->bytes, (size_t)0);
 }
 
+/*
+ * The bytes counted are the slab's: a tuple whose size is no kmalloc bucket
+ * takes the next bucket, and table_kb bounds that memory.
+ */
+static void table_bytes_slab_rounded(struct kunit *test)
+{
+	static const char * const objs[] = {
+		"/a", "/etc/hostname", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/var/lib/postgresql/15/main/pg_wal/000000010000000000000001",
+	};
+	struct vigil_table *t = test->priv;
+	struct vigil_entry *e;
+	struct vigil_key key;
+	size_t sum = 0;
+	u64 seq;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		key_for(&key, 100 + i, VIGIL_FILE_R);
+		KUNIT_ASSERT_EQ(test, insert(t, &key, objs[i],
+					     VIGIL_VERDICT_LEARN, &seq), 0);
+	}
+	list_for_each_entry(e, &t->fifo, fifo) {
+		KUNIT_EXPECT_EQ(test, (size_t)e->size, ksize(e));
+		sum += ksize(e);
+	}
+	KUNIT_EXPECT_EQ(test, t->nr, (unsigned int)ARRAY_SIZE(objs));
+	KUNIT_EXPECT_EQ(test, t->bytes, sum);
+}
+
 static void table_eviction_bounds_memory(struct kunit *test)
 {
 	struct vigil_table *t = test->priv;
@@ -346,14 +376,15 @@ static void table_pinned_run(struct kunit *test)
 	char obj[32];
 	u64 i;
 
-	for (i = 0; i < 100; i++)
+	/* 50 tuples of 512 slab bytes: within the pins' half of 64 KiB. */
+	for (i = 0; i < 50; i++)
 		insert_pinned(test, t, "lost", 1 + i);
-	KUNIT_EXPECT_EQ(test, t->nr_pinned, 100U);
+	KUNIT_EXPECT_EQ(test, t->nr_pinned, 50U);
 	KUNIT_EXPECT_EQ(test, insert_many(t, 1000, 3000), 0);
 	KUNIT_EXPECT_EQ(test, t->full, 0ULL);
 	KUNIT_EXPECT_GT(test, atomic64_read(&t->evictions), 2000LL);
 	KUNIT_EXPECT_LE(test, t->bytes, t->max_bytes);
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 50; i++) {
 		key_for(&key, 1 + i, VIGIL_FILE_R);
 		snprintf(obj, sizeof(obj), "/lost/%llu", 1 + i);
 		KUNIT_EXPECT_EQ(test, hit(t, &key, obj), VIGIL_VERDICT_LEARN);
@@ -678,6 +709,7 @@ static struct kunit_case vigil_table_test_cases[] = {
 	KUNIT_CASE(table_distinct_keys),
 	KUNIT_CASE(table_allowed_not_numbered),
 	KUNIT_CASE(table_eviction_bounds_memory),
+	KUNIT_CASE(table_bytes_slab_rounded),
 	KUNIT_CASE(table_concurrent_inserts),
 	KUNIT_CASE(table_uid_share),
 	KUNIT_CASE(table_pinned_kept),

@@ -8,8 +8,13 @@
 #ifndef _SECURITY_VIGIL_VIGIL_LIMITS_H
 #define _SECURITY_VIGIL_VIGIL_LIMITS_H
 
-/* Table memory in KiB: vigil.table_kb= and the table_kb file. */
-#define VIGIL_TABLE_KB_DEFAULT 4096
+/*
+ * Table memory in KiB: vigil.table_kb= and the table_kb file. Counted in
+ * slab bytes (a tuple takes its kmalloc bucket); 8 MiB holds a busy
+ * service's start (PostgreSQL's initdb and first start: ~2,900 held-back
+ * tuples of 256-512 bytes) within one person's quarter.
+ */
+#define VIGIL_TABLE_KB_DEFAULT 8192
 #define VIGIL_TABLE_KB_MIN 16
 #define VIGIL_TABLE_KB_MAX (1024 * 1024)
 /* Its hash buckets, sized at boot: 2^MIN..2^MAX, one per 256 bytes. */
