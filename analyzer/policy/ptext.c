@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* vigil analyzer: a candidate's text as blocks and rules (ptext.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,10 +244,16 @@ uint64_t ptext_missing(const struct vigil_policy_subject *ps,
 	return missing;
 }
 
-int ptext_refuse_split(const char *file, const char *text, size_t len,
-		       char *const *subjects, size_t nsubjects)
+/*
+ * Call fn(a, b, ctx) for each block b and each earlier block a that names
+ * the same program (subject and via written alike), until fn returns
+ * true for b. The number of calls that returned true, or -ENOMEM.
+ */
+static int same_program_pairs(const char *text, size_t len,
+			      bool (*fn)(const struct pblock *a,
+					 const struct pblock *b, void *ctx),
+			      void *ctx)
 {
-	static const char *const names[] = { "root", "system", "user" };
 	struct ptext pt = { 0 };
 	unsigned int line = 0;
 	int rc, n = 0;
@@ -259,83 +266,93 @@ int ptext_refuse_split(const char *file, const char *text, size_t len,
 
 		for (size_t j = 0; j < i; j++) {
 			const struct pblock *a = &pt.blocks[j];
-			char ca[32] = "", cb[32] = "", *s;
-
-			size_t k;
 
 			if (strcmp(a->src, b->src) ||
 			    (!a->via_src != !b->via_src) ||
-			    (a->via_src && strcmp(a->via_src, b->via_src)) ||
-			    a->uclasses == b->uclasses)
+			    (a->via_src && strcmp(a->via_src, b->via_src)))
 				continue;
-			for (k = 0; k < nsubjects; k++)
-				if (vigil_glob_match(a->glob, subjects[k],
-						     strlen(subjects[k])))
-					break;
-			if (nsubjects && k == nsubjects)
-				continue;
-			for (unsigned int c = 0; c < 3; c++) {
-				if (a->uclasses & (1U << c))
-					snprintf(ca + strlen(ca),
-						 sizeof(ca) - strlen(ca),
-						 "%s%s", ca[0] ? "," : "",
-						 names[c]);
-				if (b->uclasses & (1U << c))
-					snprintf(cb + strlen(cb),
-						 sizeof(cb) - strlen(cb),
-						 "%s%s", cb[0] ? "," : "",
-						 names[c]);
+			if (fn(a, b, ctx)) {
+				n++;
+				break;
 			}
-			s = esc_text_dup(b->src);
-			p_err("%s:%u: subject %s has a block for uid class %s "
-			      "and one for %s (line %u): an export confines "
-			      "every uid's run of a program with one set of "
-			      "rules; keep one class's block (generate --uid "
-			      "for one class) or merge them into one",
-			      shown(file), b->line, s ? s : "?", cb, ca,
-			      a->line);
-			free(s);
-			n++;
-			break;
 		}
 	}
 	ptext_free(&pt);
 	return n;
 }
 
+/* "root,user": the classes of bits into buf (32 bytes). */
+static const char *class_names(unsigned int bits, char *buf)
+{
+	static const char *const names[] = { "root", "system", "user" };
+
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < 3; c++)
+		if (bits & (1U << c))
+			snprintf(buf + strlen(buf), 32 - strlen(buf), "%s%s",
+				 buf[0] ? "," : "", names[c]);
+	return buf;
+}
+
+struct split_ctx {
+	const char *file;
+	char *const *subjects;
+	size_t nsubjects;
+};
+
+/* Blocks of one program for different uid classes: said, an error. */
+static bool refuse_split(const struct pblock *a, const struct pblock *b,
+			 void *ctx)
+{
+	const struct split_ctx *x = ctx;
+	char ca[32], cb[32], *s;
+	size_t k;
+
+	if (a->uclasses == b->uclasses)
+		return false;
+	for (k = 0; k < x->nsubjects; k++)
+		if (vigil_glob_match(a->glob, x->subjects[k],
+				     strlen(x->subjects[k])))
+			break;
+	if (x->nsubjects && k == x->nsubjects)
+		return false;
+	s = esc_text_dup(b->src);
+	p_err("%s:%u: subject %s has a block for uid class %s and one for %s "
+	      "(line %u): an export confines every uid's run of a program "
+	      "with one set of rules; keep one class's block (generate --uid "
+	      "for one class) or merge them into one", shown(x->file),
+	      b->line, s ? s : "?", class_names(b->uclasses, cb),
+	      class_names(a->uclasses, ca), a->line);
+	free(s);
+	return true;
+}
+
+int ptext_refuse_split(const char *file, const char *text, size_t len,
+		       char *const *subjects, size_t nsubjects)
+{
+	struct split_ctx x = { file, subjects, nsubjects };
+
+	return same_program_pairs(text, len, refuse_split, &x);
+}
+
+/* A block whose uid classes an earlier one of its program all judges. */
+static bool warn_repeated(const struct pblock *a, const struct pblock *b,
+			  void *ctx)
+{
+	char *s;
+
+	if (b->uclasses & ~a->uclasses)
+		return false;
+	s = esc_text_dup(b->src);
+	p_warn("%s:%u: a second block for subject %s%s (the first is at line "
+	       "%u): the kernel uses the first only, these rules are never "
+	       "used", shown((const char *)ctx), b->line, s ? s : "?",
+	       b->via_src ? " via the same" : "", a->line);
+	free(s);
+	return true;
+}
+
 int ptext_warn_repeated(const char *file, const char *text, size_t len)
 {
-	struct ptext pt = { 0 };
-	unsigned int line = 0;
-	int rc, n = 0;
-
-	rc = ptext_read(text, len, &pt, &line);
-	if (rc == -ENOMEM)
-		return rc;
-	for (size_t i = 0; !rc && i < pt.nblocks; i++) {
-		const struct pblock *b = &pt.blocks[i];
-
-		for (size_t j = 0; j < i; j++) {
-			const struct pblock *a = &pt.blocks[j];
-			char *s;
-
-			/* b judges no uid class a does not */
-			if (strcmp(a->src, b->src) ||
-			    (!a->via_src != !b->via_src) ||
-			    (a->via_src && strcmp(a->via_src, b->via_src)) ||
-			    (b->uclasses & ~a->uclasses))
-				continue;
-			s = esc_text_dup(b->src);
-			p_warn("%s:%u: a second block for subject %s%s (the "
-			       "first is at line %u): the kernel uses the "
-			       "first only, these rules are never used",
-			       shown(file), b->line, s ? s : "?",
-			       b->via_src ? " via the same" : "", a->line);
-			free(s);
-			n++;
-			break;
-		}
-	}
-	ptext_free(&pt);
-	return n;
+	return same_program_pairs(text, len, warn_repeated, (void *)file);
 }
