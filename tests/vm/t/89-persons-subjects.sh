@@ -26,7 +26,7 @@ cat $VIGIL_FS/learned > /dev/null
 # 1. Subjects: 8 uids keep 520 programs alive each (their share is 512 of
 # the 4096 subjects); before, they filled the pool and a service account's
 # new program became "?".
-echo 16384 > $VIGIL_FS/table_kb	# their tuples keep their subjects alive
+echo 32768 > $VIGIL_FS/table_kb	# their tuples keep their subjects alive (slab bytes)
 printf 'void _start(void) { __asm__ volatile("mov $60, %%eax; xor %%edi, %%edi; syscall"); }\n' > $d/exit.c
 cc -O2 -static -nostdlib -o $d/exit $d/exit.c
 folded0=$(vigil_stat subjects.folded)
