@@ -20,7 +20,7 @@ probe=$VIGIL_PROBE
 vigil_mode learn
 vigil_settle
 kb0=$(cat $VIGIL_FS/table_kb)
-echo 4096 > $VIGIL_FS/table_kb
+echo 8192 > $VIGIL_FS/table_kb
 lost0=$(vigil_stat records.lost)
 pinned0=$(vigil_stat table.pinned)
 apid=$(cat /run/auditd.pid)
