@@ -192,8 +192,12 @@ static int compare(const struct vigil_ruleset *rs,
 	for (i = 0; i < rs->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rs->subjects[i];
 		const struct vigil_policy_subject *ps;
+		struct subject_blocks sb;
 		bool opened = false;
 
+		/* the blocks of the task's uid classes and via= */
+		if (rules_subject_blocks(pol, pt, sr, &sb))
+			return -EINVAL;
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			const char *obj = r->examples[0];
@@ -201,9 +205,7 @@ static int compare(const struct vigil_ruleset *rs,
 			uint64_t miss;
 			unsigned int v;
 
-			/* the blocks of the task's uid classes and via= */
-			if (rules_blocks_of(pol, pt, sr, r, &rb))
-				return -EINVAL;
+			rules_blocks_of(&sb, r, &rb);
 			ps = NULL;
 			for (v = 0; v < rb.n; v++) {
 				long b = rb.v[v].b;

@@ -277,11 +277,13 @@ static uint64_t bound_missing(const struct review *rv,
 			      const struct vigil_rule *r, uint64_t access,
 			      const char *obj)
 {
+	struct subject_blocks sb;
 	struct rule_blocks rb;
 	uint64_t out = 0;
 
-	if (rules_blocks_of(rv->bound, NULL, sr, r, &rb))
+	if (rules_subject_blocks(rv->bound, NULL, sr, &sb))
 		return access;
+	rules_blocks_of(&sb, r, &rb);
 	for (unsigned int v = 0; v < rb.n; v++)
 		out |= ptext_missing(rb.v[v].ps, r->class, access, obj);
 	return out;
@@ -306,16 +308,18 @@ static int collect(struct review *rv)
 {
 	for (size_t i = 0; i < rv->strict.nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &rv->strict.subjects[i];
+		struct subject_blocks sb;
 
+		/* the block of each uid class it was seen under */
+		if (rules_subject_blocks(rv->pol, &rv->pt, sr, &sb))
+			return -EINVAL;
 		for (size_t j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			const char *obj = r->examples[0];
 			uint64_t miss, kept, out;
 			struct rule_blocks rb;
 
-			/* the block of each uid class it was seen under */
-			if (rules_blocks_of(rv->pol, &rv->pt, sr, r, &rb))
-				return -EINVAL;
+			rules_blocks_of(&sb, r, &rb);
 			for (unsigned int v = 0; v < rb.n; v++) {
 				miss = rb.v[v].miss;
 				if (!miss)

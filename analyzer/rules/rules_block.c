@@ -14,47 +14,59 @@
 
 static const char *const class_names[] = { "root", "system", "user" };
 
-int rules_blocks_of(const struct vigil_policy *pol, const struct ptext *pt,
-		    const struct vigil_subject_rules *sr,
-		    const struct vigil_rule *r, struct rule_blocks *out)
+int rules_subject_blocks(const struct vigil_policy *pol,
+			 const struct ptext *pt,
+			 const struct vigil_subject_rules *sr,
+			 struct subject_blocks *sb)
 {
 	struct vigil_policy_name chain[VIGIL_VIA_MAX_ELEMENTS];
 	unsigned int n = vigil_via_chain(sr->chain, chain,
 					 VIGIL_VIA_MAX_ELEMENTS);
+	unsigned int c;
+
+	for (c = 0; c < 4; c++) {
+		unsigned int bits = c < 3 ? 1U << c : VIGIL_POLICY_UCLASS_ALL;
+
+		sb->ps[c] = vigil_policy_find_subject(pol, sr->exe,
+						      strlen(sr->exe), chain,
+						      n, bits);
+		sb->b[c] = pt ? ptext_find_block(pt, sr->exe, chain, n,
+						 bits) : -1;
+		if (pt && (sb->b[c] < 0) != !sb->ps[c])
+			return -EINVAL;	/* the two readings disagree */
+	}
+	return 0;
+}
+
+void rules_blocks_of(const struct subject_blocks *sb,
+		     const struct vigil_rule *r, struct rule_blocks *out)
+{
 	unsigned int classes = r->uids.classes & VIGIL_POLICY_UCLASS_ALL;
 	const char *obj = r->examples[0];
 	unsigned int c, k;
 
 	memset(out, 0, sizeof(*out));
 	for (c = 0; c < 3; c++) {
-		unsigned int bit = classes ? 1U << c : VIGIL_POLICY_UCLASS_ALL;
-		const struct vigil_policy_subject *ps;
-		long b = -1;
+		unsigned int i = classes ? c : 3;
+		const struct vigil_policy_subject *ps = sb->ps[i];
 
-		if (classes && !(classes & bit))
+		if (classes && !(classes & (1U << c)))
 			continue;
-		ps = vigil_policy_find_subject(pol, sr->exe, strlen(sr->exe),
-					       chain, n, bit);
-		if (pt) {
-			b = ptext_find_block(pt, sr->exe, chain, n, bit);
-			if ((b < 0) != !ps)
-				return -EINVAL;	/* the two readings disagree */
-		}
 		for (k = 0; k < out->n && out->v[k].ps != ps; k++)
 			;
 		if (k == out->n) {
 			out->v[k].ps = ps;
-			out->v[k].b = b;
+			out->v[k].b = sb->b[i];
 			out->v[k].miss = ptext_missing(ps, r->class, r->access,
 						       obj);
 			out->miss |= out->v[k].miss;
 			out->n++;
 		}
-		out->v[k].uclasses |= bit;
+		out->v[k].uclasses |= classes ? 1U << c :
+					VIGIL_POLICY_UCLASS_ALL;
 		if (!classes)
 			break;
 	}
-	return 0;
 }
 
 int rules_policy_scoped(const struct vigil_policy *pol)

@@ -30,15 +30,28 @@ struct rule_blocks {
 };
 
 /*
- * The blocks of pol (pt its text, or NULL) that judge rule r of sr: for
- * each uid class of r's evidence (r->uids.classes; every class when none
- * is known), the first block that names sr's exe and exec chain for that
- * class, the classes that share one block together. 0, or -EINVAL when
- * pol and pt disagree.
+ * The blocks of pol (pt its text, or NULL) that name sr's exe and exec
+ * chain, looked up once per subject: one per uid class, and the first of
+ * any class (for evidence of no known class).
  */
-int rules_blocks_of(const struct vigil_policy *pol, const struct ptext *pt,
-		    const struct vigil_subject_rules *sr,
-		    const struct vigil_rule *r, struct rule_blocks *out);
+struct subject_blocks {
+	const struct vigil_policy_subject *ps[4];
+	long b[4];		/* -1 when none, or without pt */
+};
+
+/* Fill sb for sr. 0, or -EINVAL when pol and pt disagree. */
+int rules_subject_blocks(const struct vigil_policy *pol,
+			 const struct ptext *pt,
+			 const struct vigil_subject_rules *sr,
+			 struct subject_blocks *sb);
+
+/*
+ * The blocks of sb (its subject's) that judge rule r: for each uid class
+ * of r's evidence (r->uids.classes; every class when none is known), the
+ * block of that class, the classes that share one block together.
+ */
+void rules_blocks_of(const struct subject_blocks *sb,
+		     const struct vigil_rule *r, struct rule_blocks *out);
 
 /* Whether any block of pol judges only some uid classes. */
 int rules_policy_scoped(const struct vigil_policy *pol);

@@ -442,14 +442,16 @@ static int mark_removed(struct upd *u)
 	for (i = 0; k && i < k->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &k->subjects[i];
 		long gs = gen_subject(u, sr);
+		struct subject_blocks sb;
 
+		/* the block of each uid class it was seen under */
+		if (rules_subject_blocks(u->pol, &u->pt, sr, &sb))
+			return -EINVAL;
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			struct rule_blocks rb;
 
-			/* the block of each uid class it was seen under */
-			if (rules_blocks_of(u->pol, &u->pt, sr, r, &rb))
-				return -EINVAL;
+			rules_blocks_of(&sb, r, &rb);
 			for (v = 0; v < rb.n; v++) {
 				if (rb.v[v].b < 0 || !rb.v[v].miss)
 					continue;
@@ -557,14 +559,16 @@ static int add_fresh(struct upd *u)
 	for (i = 0; f && i < f->nsubjects; i++) {
 		const struct vigil_subject_rules *sr = &f->subjects[i];
 		long gs = gen_subject(u, sr);
+		struct subject_blocks sb;
 
+		/* the block of each uid class it was seen under */
+		if (rules_subject_blocks(u->pol, &u->pt, sr, &sb))
+			return -EINVAL;
 		for (j = 0; j < sr->nrules; j++) {
 			const struct vigil_rule *r = &sr->rules[j];
 			struct rule_blocks rb;
 
-			/* the block of each uid class it was seen under */
-			if (rules_blocks_of(u->pol, &u->pt, sr, r, &rb))
-				return -EINVAL;
+			rules_blocks_of(&sb, r, &rb);
 			for (v = 0; v < rb.n; v++) {
 				if (rb.v[v].b < 0) {
 					u->st->unnamed++;
