@@ -48,11 +48,6 @@ subprocess.run([sys.argv[1], "mapfd", str(fd)], pass_fds=[fd], check=True)
 ' "$probe"
 t_ok "the probe maps its own memfd of the same name" \
 	user "$probe" memfdexec handed
-t_ok "a sentinel after the creators' mappings" vigil_sentinel
-t_is "the inherited memfd: its record names python as the creator" \
-	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qpy\"")" 1
-t_is "the probe's own: a tuple of its own, naming the probe" \
-	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qp\"")" 1
 
 # (d) A SysV segment's creator: shmat() maps a file it makes for the
 # mapper, so the creator is the segment's inode's. Python (uid 100000)
@@ -77,7 +72,11 @@ t_ok "and mprotects an attachment of the second to exec" \
 t_is "it maps a segment of its own with the first one's name" \
 	"$(user2 "$probe" shmexec private)" SYSV00000000
 ipcrm -m "$seg1" -m "$seg2"
-t_ok "a sentinel after the segments' mappings" vigil_sentinel
+t_ok "a sentinel after the creators' mappings" vigil_sentinel
+t_is "the inherited memfd: its record names python as the creator" \
+	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qpy\"")" 1
+t_is "the probe's own: a tuple of its own, naming the probe" \
+	"$(recs learned '/memfd:handed' | grep -cE " creator=\"$qp\"")" 1
 t_is "python's segment mapped: its record names python as the creator" \
 	"$(recs learned '/SYSV00000000' 100001 | grep -cE " creator=\"$qpy\"")" 1
 t_is "mprotected: its record names python as the creator" \
