@@ -535,7 +535,7 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
  * memfd, shared anonymous memory), with the task's own subject; only a
  * "SYSV" name reads the tag, and only newseg() makes those, each after
  * marking afresh. Not for hugetlbfs segments: their mount is not an
- * internal one (SB_NOUSER), so their mapping is recorded by its path.
+ * internal one (SB_NOUSER), so their mapping takes the file way.
  */
 static int vigil_shm_alloc_security(struct kern_ipc_perm *perm)
 {
