@@ -6,7 +6,9 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hugetlb.h>
+#include <linux/ipc.h>
 #include <linux/kernel_read_file.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
@@ -129,11 +131,15 @@ static bool file_is_internal(const struct file *file)
  * opened with (memfd_create() opens it): code one program wrote and
  * another runs (a descriptor passed, inherited or opened by
  * /proc/PID/fd) is a tuple of its own, its record names the writer. A
- * SysV segment's mapping is a file shmat() made for the mapping task:
- * its creator is not known here.
+ * SysV segment's mapping is a file shmat() made for the mapping task
+ * (its f_cred is the mapper's), but of the segment's own inode, which
+ * names the segment's creator (vigil_inode_alloc_security()): shmat()
+ * and mprotect() of any attachment, by any task, and of the segment's
+ * file reopened through /proc/PID/map_files.
  */
 static void internal_mmap_event(struct file *file, bool may_sleep)
 {
+	const struct inode *inode = file_inode(file);
 	char name[NAME_MAX + 2];
 	struct vigil_access acc = {
 		.op = VIGIL_OP_MMAP,
@@ -152,6 +158,8 @@ static void internal_mmap_event(struct file *file, bool may_sleep)
 	acc.target_len = strlen(name);
 	if (str_has_prefix(name, "/memfd:"))
 		acc.creator = vigil_subject_of(file->f_cred);
+	else if (str_has_prefix(name, "/SYSV") && inode->i_security)
+		acc.creator = READ_ONCE(vigil_inode(inode)->shm_creator);
 	vigil_observe(current_real_cred(), &acc);
 }
 
@@ -514,6 +522,60 @@ static int vigil_kernel_load_data(enum kernel_load_data_id id, bool contents)
 	return 0;
 }
 
+/*
+ * A SysV shared memory segment's creator. shmget() (ipc/shm.c: newseg())
+ * calls shm_alloc_security, then makes the segment's file on the internal
+ * tmpfs mount: the task's next inode allocation is the segment's inode,
+ * which every shmat() of the segment maps (alloc_file_clone() shares its
+ * path) and which lives as long as the segment or any attachment.
+ * The inode keeps a reference to the creator's subject, so its id names
+ * no other subject while a mapping can name it. A shmget() that fails
+ * between the two leaves the mark to the task's next inode allocation,
+ * which clears it, and tags it only if it is an internal tmpfs inode (a
+ * memfd, shared anonymous memory), with the task's own subject; only a
+ * "SYSV" name reads the tag, and only newseg() makes those, each after
+ * marking afresh. Not for hugetlbfs segments: their mount is not an
+ * internal one (SB_NOUSER), so their mapping takes the file way.
+ */
+static int vigil_shm_alloc_security(struct kern_ipc_perm *perm)
+{
+	if (vigil_should_observe() && current->security)
+		vigil_task(current)->shm_creating = true;
+	return 0;
+}
+
+static int vigil_inode_alloc_security(struct inode *inode)
+{
+	struct vigil_task *vt;
+	struct super_block *sb = inode->i_sb;
+
+	if (!vigil_should_observe() || !current->security)
+		return 0;
+	vt = vigil_task(current);
+	if (likely(!vt->shm_creating))
+		return 0;
+	vt->shm_creating = false;
+	if (inode->i_security && sb->s_magic == TMPFS_MAGIC &&
+	    (sb->s_flags & SB_NOUSER))
+		vigil_inode(inode)->shm_creator =
+			vigil_subject_get(vigil_subject_of(current_real_cred()));
+	return 0;
+}
+
+/* Any context: vigil_subject_put() may be called from any. */
+static void vigil_inode_free_security(struct inode *inode)
+{
+	struct vigil_inode *vi;
+
+	if (!inode->i_security)
+		return;
+	vi = vigil_inode(inode);
+	if (unlikely(vi->shm_creator)) {
+		vigil_subject_put(vi->shm_creator);
+		vi->shm_creator = NULL;
+	}
+}
+
 static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(file_open, vigil_file_open),
 	LSM_HOOK_INIT(file_receive, vigil_file_receive),
@@ -545,6 +607,9 @@ static struct security_hook_list fs_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(sb_umount, vigil_sb_umount),
 	LSM_HOOK_INIT(kernel_read_file, vigil_kernel_read_file),
 	LSM_HOOK_INIT(kernel_load_data, vigil_kernel_load_data),
+	LSM_HOOK_INIT(shm_alloc_security, vigil_shm_alloc_security),
+	LSM_HOOK_INIT(inode_alloc_security, vigil_inode_alloc_security),
+	LSM_HOOK_INIT(inode_free_security, vigil_inode_free_security),
 };
 
 void __init vigil_fs_hooks_init(void)

@@ -35,6 +35,7 @@ const struct lsm_id vigil_lsmid = {
 struct lsm_blob_sizes vigil_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct vigil_cred),
 	.lbs_inode = sizeof(struct vigil_inode),
+	.lbs_task = sizeof(struct vigil_task),
 };
 
 static int __init vigil_init(void)

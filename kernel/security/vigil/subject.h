@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* vigil: subjects (subject.c), their exec chains (chain.c), the cred and inode blobs. */
+/*
+ * vigil: subjects (subject.c), their exec chains (chain.c), the cred, inode
+ * and task blobs.
+ */
 #ifndef _SECURITY_VIGIL_SUBJECT_H
 #define _SECURITY_VIGIL_SUBJECT_H
 
@@ -10,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 #include "vigil_limits.h"
@@ -96,7 +100,27 @@ struct vigil_inode {
 	/* Where its last rename takes it (move_sig()); 0: never renamed. */
 	u64 moved_to;
 	u64 moved_prev;	/* its number before its last rename */
+	/*
+	 * A SysV shared memory segment's inode: the subject that created the
+	 * segment (shmget()), a reference held until the inode is freed;
+	 * NULL for other inodes but, after a failed shmget(), the task's next
+	 * internal tmpfs one (hooks_fs.c: vigil_inode_alloc_security()).
+	 */
+	struct vigil_subject *shm_creator;
 };
+
+/*
+ * A task's blob: set by shm_alloc_security, cleared by the task's next
+ * inode allocation, which in shmget() is the new segment's inode.
+ */
+struct vigil_task {
+	bool shm_creating;
+};
+
+static inline struct vigil_task *vigil_task(const struct task_struct *task)
+{
+	return task->security + vigil_blob_sizes.lbs_task;
+}
 
 static inline struct vigil_inode *vigil_inode(const struct inode *inode)
 {

@@ -9,8 +9,8 @@
  *                    execs DIR N ARG | mkdirs DIR N [FIRST] |
  *                    uids DIR FIRST N |
  *                    mprotect FILE | sendto PORT | movemount DIR TARGET |
- *                    traceme | anonexec | memfdexec NAME | shmexec |
- *                    mapfd FD
+ *                    traceme | anonexec | memfdexec NAME |
+ *                    shmexec [private] | shmat ID exec|mprotect | mapfd FD
  *
  * traceme: a child named "tracee" asks to be traced (PTRACE_TRACEME), the
  * probe being its tracer; prints "TRACER_PID TRACEE_PID".
@@ -19,8 +19,12 @@
  * another named NAME.2, by mprotect (the fileless way of running code).
  * mapfd: an executable mapping of descriptor FD, which it inherited (a
  * memfd another program made: code one program writes, another runs).
- * shmexec: an executable SysV shared memory mapping (shmat SHM_EXEC);
- * prints its key as the kernel names it ("SYSV%08x").
+ * shmexec: an executable SysV shared memory mapping (shmat SHM_EXEC) of
+ * a segment it creates, with a key of its own or with "private"
+ * IPC_PRIVATE's; prints its key as the kernel names it ("SYSV%08x").
+ * shmat: an executable mapping of segment ID, which another program
+ * created: shmat with SHM_EXEC ("exec"), or without and then mprotect to
+ * PROT_EXEC ("mprotect").
  *
  * opens: create N files in DIR, then open each once for reading: N
  * distinct accesses, each a first sighting for vigil.
@@ -514,9 +518,10 @@ static int do_mapfd(int fd)
 	return 0;
 }
 
-static int do_shmexec(void)
+static int do_shmexec(int private)
 {
-	key_t key = (key_t)(0x56490000 | (getpid() & 0xffff));
+	key_t key = private ? IPC_PRIVATE :
+			      (key_t)(0x56490000 | (getpid() & 0xffff));
 	/* x for its owner: SHM_EXEC asks for it (ipcperms). */
 	int id = shmget(key, 4096, IPC_CREAT | IPC_EXCL | 0700);
 	void *p;
@@ -529,6 +534,19 @@ static int do_shmexec(void)
 		return fail("shmat");
 	shmdt(p);
 	printf("SYSV%08x\n", (unsigned int)key);
+	return 0;
+}
+
+static int do_shmat(int id, const char *how)
+{
+	int exec = !strcmp(how, "exec");
+	void *p = shmat(id, NULL, SHM_RDONLY | (exec ? SHM_EXEC : 0));
+
+	if (p == (void *)-1)
+		return fail("shmat");
+	if (!exec && mprotect(p, 4096, PROT_READ | PROT_EXEC))
+		return fail("mprotect");
+	shmdt(p);
 	return 0;
 }
 
@@ -573,12 +591,15 @@ int main(int argc, char **argv)
 		return do_anonexec();
 	if (!strcmp(verb, "memfdexec") && argc == 3)
 		return do_memfdexec(argv[2]);
-	if (!strcmp(verb, "shmexec"))
-		return do_shmexec();
+	if (!strcmp(verb, "shmexec") && argc <= 3)
+		return do_shmexec(argc == 3 && !strcmp(argv[2], "private"));
+	if (!strcmp(verb, "shmat") && argc == 4 &&
+	    (!strcmp(argv[3], "exec") || !strcmp(argv[3], "mprotect")))
+		return do_shmat(atoi(argv[2]), argv[3]);
 	if (!strcmp(verb, "mapfd") && argc == 3)
 		return do_mapfd(atoi(argv[2]));
 	if (!strcmp(verb, "execs") && argc == 5)
 		return do_execs(argv[2], atol(argv[3]), argv[4]);
-	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec | memfdexec NAME | shmexec\n");
+	fprintf(stderr, "usage: vigil-probe sockets PORT UNIX_PATH | signal | ptrace | mount DIR | module FILE | lock FILE | ioctl FILE | fdpass FILE DATA | opens DIR N | execs DIR N ARG | mkdirs DIR N [FIRST] | uids DIR FIRST N | mprotect FILE | sendto PORT | movemount DIR TARGET | traceme | anonexec | memfdexec NAME | shmexec [private] | shmat ID exec|mprotect | mapfd FD\n");
 	return 2;
 }
