@@ -234,6 +234,7 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 	extra[0] = '\0';
 	p = extra;
 	r->mntns = 0;
+	r->mntnsid = 0;
 	r->via = NULL;
 	r->uclass = NULL;
 
@@ -259,6 +260,16 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 				goto bad;
 			}
 			r->mntns = (uint32_t)v;
+			continue;
+		}
+		if (i >= F_COUNT && !strcmp(name, "mntnsid")) {
+			/* that namespace's unique id (after mntns=) */
+			if (!r->mntns || r->mntnsid ||
+			    parse_u64(val, INT64_MAX, &v) || !v) {
+				reason = "bad mntnsid=";
+				goto bad;
+			}
+			r->mntnsid = v;
 			continue;
 		}
 		if (i >= F_COUNT && !strcmp(name, "uclass")) {

@@ -32,6 +32,9 @@ struct vigil_record {
 	const char *object;
 	const char *extra;	/* op-specific fields, "k=v k=v", maybe "" */
 	uint32_t mntns;		/* mntns=, 0 when absent (initial namespace) */
+	/* mntnsid=: that namespace's unique id (its number may be a dead
+	 * namespace's too); 0 when absent (an older kernel) */
+	uint64_t mntnsid;
 	/* via=: the exec ancestors' exes, root-most first, "//" between
 	 * them (docs/record-format.md); NULL when absent */
 	const char *via;

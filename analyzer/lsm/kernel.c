@@ -403,6 +403,8 @@ int unescape_octal(char *s)
  * "seq verdict op access count first last uid mntns exe object via";
  * kernels before the via column wrote the same without it (no
  * ancestors), those before the mntns column without both (namespace 0).
+ * mntns is 0, the namespace's number, or NUMBER:ID with its unique id
+ * (kernels before issue 25 §7: the number alone).
  */
 int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
 			    const char **why)
@@ -434,6 +436,7 @@ int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
 		}
 	}
 	t->mntns = 0;
+	t->mntnsid = 0;
 	t->via = NULL;
 	if (n == 12) {
 		const char *vwhy;
@@ -451,7 +454,13 @@ int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
 		}
 	}
 	if (n >= 11) {
-		if (parse_u64(f[8], UINT32_MAX, &v)) {
+		char *id = strchr(f[8], ':');
+
+		if (id)
+			*id++ = '\0';
+		if (parse_u64(f[8], UINT32_MAX, &v) ||
+		    (id && (!v || parse_u64(id, INT64_MAX, &t->mntnsid) ||
+			    !t->mntnsid))) {
 			*why = "bad mntns";
 			return -EINVAL;
 		}

@@ -388,7 +388,7 @@ static const char gen_usage[] =
 	"         [--since TIME] [--until TIME] [--boot N|list]\n"
 	"         [--include-would-deny]\n"
 	"         [--sensitive FILE] [--broad] [--root DIR]\n"
-	"         [--mntns ID|all] [--children] [--uid UID[,UID...]]\n"
+	"         [--mntns N[:ID]|all] [--children] [--uid UID[,UID...]]\n"
 	"         [--update CANDIDATE [--since TIME]]\n"
 	"         [--node HOST]... [--all-nodes] [--min-hosts N|P%]\n"
 	"  Print a candidate policy made from the observations (all\n"
@@ -406,7 +406,8 @@ static const char gen_usage[] =
 	"  --broad, more existing objects than its bound; --root: the\n"
 	"  file system to look at (default /). Only the initial mount\n"
 	"  namespace's observations unless --mntns names another (its\n"
-	"  mntns= id) or all. --children: also what the named\n"
+	"  mntns= number, and :ID its mntnsid= when several namespaces\n"
+	"  had that number) or all. --children: also what the named\n"
 	"  subjects ran, at any depth, each a block 'subject CHILD\n"
 	"  via SUBJECT' with only what it did under SUBJECT (its\n"
 	"  records' via=; records without via= give a plain block of\n"
@@ -433,12 +434,35 @@ static const char gen_usage[] =
 	"  policy text, as one JSON object (--boot list too; with\n"
 	"  --update: the changes made, to standard output).";
 
+/*
+ * --mntns N (the number mntns= shows) or N:ID (and the unique id mntnsid=
+ * shows, for a number two namespaces had): 0 or -1.
+ */
+static int mntns_arg(const char *arg, struct vigil_rules_opts *ro)
+{
+	const char *colon = strchr(arg, ':');
+	char num[16];
+	uint64_t v, id = 0;
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (n >= sizeof(num))
+		return -1;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (parse_u64(num, UINT32_MAX, &v) ||
+	    (colon && (!v || parse_u64(colon + 1, INT64_MAX, &id))))
+		return -1;
+	ro->mntns = (int64_t)v;
+	ro->mntnsid_set = colon != NULL;
+	ro->mntnsid = id;
+	return 0;
+}
+
 /* The options, checked against each other: GEN_NEXT or the exit status. */
 static int gen_options(int argc, char **argv, struct verb_opts *vo,
 		       struct gen *g)
 {
 	long long ms;
-	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -450,12 +474,10 @@ static int gen_options(int argc, char **argv, struct verb_opts *vo,
 		case 'n':
 			if (!strcmp(optarg, "all")) {
 				g->ro.mntns = -1;
-			} else if (parse_u64(optarg, UINT32_MAX, &v)) {
-				p_err("--mntns: '%s' is not a namespace id or 'all'",
-				      optarg);
+			} else if (mntns_arg(optarg, &g->ro)) {
+				p_err("--mntns: '%s' is not a namespace id "
+				      "(N or N:ID) or 'all'", optarg);
 				return EXIT_USAGE;
-			} else {
-				g->ro.mntns = (int64_t)v;
 			}
 			break;
 		case 'o':

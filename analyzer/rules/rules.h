@@ -273,6 +273,13 @@ struct vigil_rules_opts {
 	 * (mntns= of the records) that namespace's, -1 all of them.
 	 */
 	int64_t mntns;
+	/*
+	 * With mntns > 0: that namespace of the number, by its unique id
+	 * (mntnsid=); unset, the number must have named one namespace only
+	 * (a dead namespace's number is given to the next one).
+	 */
+	bool mntnsid_set;
+	uint64_t mntnsid;
 	/* Only the observations under these uids (sorted); none: all. */
 	const uint32_t *uids;
 	size_t nuids;

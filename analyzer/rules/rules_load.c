@@ -493,6 +493,37 @@ static int load_row(void *ctx, const struct vigil_store_obs *row)
 	return 0;
 }
 
+/*
+ * --mntns N without an id: N must have named one namespace, not a dead
+ * one's and the next one's that got its number (-EINVAL, the ids in @err).
+ */
+static int mntns_one(struct vigil_store *s, uint32_t mntns, char *err,
+		     size_t err_size)
+{
+	uint64_t *ids;
+	size_t n, i, w;
+	int rc;
+
+	rc = vigil_store_mntns_ids(s, mntns, &ids, &n);
+	if (rc || n < 2) {
+		if (!rc)
+			free(ids);
+		return rc;
+	}
+	if (err && err_size) {
+		w = (size_t)snprintf(err, err_size, "--mntns %u: the number of "
+				     "%zu mount namespaces (reused after one "
+				     "died); name one as", (unsigned int)mntns,
+				     n);
+		for (i = 0; i < n && w < err_size; i++)
+			w += (size_t)snprintf(err + w, err_size - w, "%s %u:%llu",
+					      i ? "," : "", (unsigned int)mntns,
+					      (unsigned long long)ids[i]);
+	}
+	free(ids);
+	return -EINVAL;
+}
+
 static int load_opts(struct vigil_store *s, char *const *subjects,
 		     size_t nsubjects, const struct vigil_rules_opts *o,
 		     struct vigil_ruleset *ret, char *err, size_t err_size,
@@ -501,7 +532,8 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 	const struct vigil_store_obs_filter f = {
 		.would_deny = !o->no_would_deny,
 		.since_ms = o->since_ms, .until_ms = o->until_ms,
-		.mntns = o->mntns, .uids = o->uids, .nuids = o->nuids,
+		.mntns = o->mntns, .mntnsid_set = o->mntnsid_set,
+		.mntnsid = o->mntnsid, .uids = o->uids, .nuids = o->nuids,
 		.via_has = o->via, .via_none = o->via_none,
 		.by_via = o->by_via, .by_node = o->nodes != NULL,
 	};
@@ -519,6 +551,11 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 		l.host_words = (uint32_t)(o->nodes->n / 64 + 1);
 		l.rs.nodes = o->nodes;
 		l.rs.nhosts = o->nodes->nselected;
+	}
+	if (o->mntns > 0 && !o->mntnsid_set) {
+		rc = mntns_one(s, (uint32_t)o->mntns, err, err_size);
+		if (rc)
+			return rc;
 	}
 	l.seen = calloc(nsubjects ? nsubjects : 1, sizeof(*l.seen));
 	if (!l.seen)

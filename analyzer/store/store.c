@@ -23,8 +23,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
 		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
 		"verdict, op, access, uid, exe, path, target, object, pid, "
-		"comm, extra, mntns, via, uclass) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"comm, extra, mntns, via, uclass, mntnsid) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_FOREIGN] =
 		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
 		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
@@ -40,8 +40,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_SNAP_NEW] = "INSERT INTO snapshots (taken) VALUES (?)",
 	[ST_TUPLE] =
 		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
-		"access, count, first, last, uid, exe, object, mntns, via) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"access, count, first, last, uid, exe, object, mntns, via, "
+		"mntnsid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const char *vigil_store_errmsg(struct vigil_store *s)
@@ -515,6 +515,7 @@ int vigil_store_add_record(struct vigil_store *s, const char *node,
 	sqlite3_bind_int64(st, 16, r->mntns);
 	bind_text(st, 17, r->via);
 	bind_text(st, 18, r->uclass);
+	sqlite3_bind_int64(st, 19, (int64_t)r->mntnsid);
 	return step_insert(s, st);
 }
 
@@ -606,6 +607,7 @@ int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
 	bind_text(st, 12, t->object);
 	sqlite3_bind_int64(st, 13, t->mntns);
 	bind_text(st, 14, t->via);
+	sqlite3_bind_int64(st, 15, (int64_t)t->mntnsid);
 	return step_insert(s, st) < 0 ? -EIO : 0;
 }
 
@@ -620,14 +622,15 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 	 */
 	static const char sql[] =
 		"WITH seen AS (SELECT DISTINCT verdict, op, access, uid, exe, "
-		"object, mntns, via FROM main.records WHERE node = '' OR "
+		"object, mntns, mntnsid, via FROM main.records WHERE node = '' OR "
 		"node = (SELECT name FROM local_node)) "
 		"SELECT count(*), coalesce(sum(t.verdict != 'allowed' AND "
 		"s.op IS NULL), 0) "
 		"FROM kernel_tuples t LEFT JOIN seen s ON "
 		"s.verdict = t.verdict AND s.op = t.op AND "
 		"s.access = t.access AND s.uid = t.uid AND s.exe IS t.exe AND "
-		"s.object IS t.object AND s.mntns = t.mntns AND s.via IS t.via "
+		"s.object IS t.object AND s.mntns = t.mntns AND "
+		"s.mntnsid = t.mntnsid AND s.via IS t.via "
 		"WHERE t.snapshot = ?";
 	static const char upd[] =
 		"UPDATE snapshots SET tuples = ?, missing = ? WHERE id = ?";

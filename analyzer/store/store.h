@@ -28,6 +28,7 @@ struct vigil_tuple {
 	int64_t first, last;
 	uint32_t uid;
 	uint32_t mntns;		/* 0: the initial mount namespace */
+	uint64_t mntnsid;	/* its unique id, 0: not known */
 	/* exe and object NULL for ?, via NULL for - (no ancestors) */
 	char *verdict, *op, *access, *exe, *object, *via;
 };
@@ -137,6 +138,9 @@ struct vigil_store_obs_filter {
 	bool would_deny;	/* also would-deny records and tuples */
 	int64_t since_ms, until_ms;	/* 0: unbounded */
 	int64_t mntns;		/* -1: any */
+	/* with mntns > 0: only that namespace of the number (mntnsid) */
+	bool mntnsid_set;
+	uint64_t mntnsid;
 	/* none: any; a user's uid also selects every record of the class
 	 * "user" (uclass=user: the kernel keys them by the class) */
 	const uint32_t *uids;
@@ -147,6 +151,8 @@ struct vigil_store_obs_filter {
 	bool via_none, by_via;
 	bool by_node;		/* rows per node too (obs.node) */
 };
+int vigil_store_mntns_ids(struct vigil_store *s, uint32_t mntns,
+			  uint64_t **ret, size_t *nret);
 /* One distinct (exe, op, access, object, uid) of records and the latest
  * snapshot (and via, with by_via; else via NULL); strings NULL for SQL
  * NULL, valid during the call only. */

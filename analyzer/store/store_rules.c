@@ -53,7 +53,7 @@ static const char obs_sql[] =
 	"  FROM records WHERE (verdict = 'learned' OR "
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
-	"  AND (?4 < 0 OR mntns = ?4) "
+	"  AND (?4 < 0 OR mntns = ?4) AND (NOT ?11 OR mntnsid = ?12) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
 	"   (?10 AND uclass IS 'user')) "
 	VIA_FILTER
@@ -67,13 +67,54 @@ static const char obs_sql[] =
 	"  AND (?1 OR verdict <> 'would-deny') "
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
-	"  AND (?4 < 0 OR mntns = ?4) "
+	"  AND (?4 < 0 OR mntns = ?4) AND (NOT ?11 OR mntnsid = ?12) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
 	"   (?10 AND " USER_UID ")) "
 	VIA_FILTER
 	"  GROUP BY exe, v, op, access, object, uid"
 	") GROUP BY exe, v, op, access, object, uid, nd "
 	"ORDER BY exe, v, op, access, object, uid, nd";
+
+/*
+ * The unique ids (mntnsid) of the namespaces that had the number @mntns in
+ * the records and the latest snapshot, ascending: more than one when the
+ * kernel gave the number of a dead namespace to a new one.
+ */
+int vigil_store_mntns_ids(struct vigil_store *s, uint32_t mntns,
+			  uint64_t **ret, size_t *nret)
+{
+	static const char sql[] =
+		"SELECT mntnsid FROM records WHERE mntns = ?1 UNION "
+		"SELECT mntnsid FROM kernel_tuples WHERE mntns = ?1 AND "
+		"snapshot = (SELECT max(id) FROM snapshots) ORDER BY 1";
+	uint64_t *v = NULL, *p;
+	size_t n = 0;
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, mntns);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		p = realloc(v, (n + 1) * sizeof(*v));
+		if (!p) {
+			rc = -ENOMEM;
+			break;
+		}
+		v = p;
+		v[n++] = (uint64_t)sqlite3_column_int64(st, 0);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = -EIO;
+	sqlite3_finalize(st);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	*ret = v;
+	*nret = n;
+	return 0;
+}
 
 /* ",0,33," for the SQL filter by uid (instr). */
 static int uid_filter(const uint32_t *v, size_t n, char **ret)
@@ -112,6 +153,8 @@ int vigil_store_observations(struct vigil_store *s,
 	if (f->until_ms)
 		sqlite3_bind_int64(st, 3, f->until_ms);
 	sqlite3_bind_int64(st, 4, f->mntns);
+	sqlite3_bind_int(st, 11, f->mntnsid_set);
+	sqlite3_bind_int64(st, 12, (int64_t)f->mntnsid);
 	if (f->nuids) {
 		rc = uid_filter(f->uids, f->nuids, &uidf);
 		if (rc)

@@ -1118,6 +1118,60 @@ c_generate_uclass() {
 	not grep -q '/home/\|clsvc.conf' "$p"
 }
 
+# A mount namespace's number reused by the next one (issue 25 §7):
+# mntnsid= tells them apart; --mntns N refuses a number two namespaces
+# had, N:ID selects one; the learned file's NUMBER:ID column parses.
+c_generate_mntns_reuse() {
+	local db=$cw/mnr.db p=$cw/mnr.policy d
+	rm -rf "$db"* "$cw/mnroot"
+	mkdir -p "$cw/mnroot"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-mntns-reuse.log
+	[ "$(count "$db" "select group_concat(mntns || ':' || mntnsid, ' ') from (select * from records order by seq)")" = "4026532091:4 4026532091:4 4026532091:5 4026532091:5 4026532095:6 0:0" ]
+	expect_rc 2 "$VIGIL" --db "$db" generate --root "$cw/mnroot" --mntns 4026532091 -o "$p"
+	grep -qx 'vigil: generate: --mntns 4026532091: the number of 2 mount namespaces (reused after one died); name one as 4026532091:4, 4026532091:5' "$cw/e"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" --mntns 4026532091:4 -o "$p"
+	grep -qx '	file r /srv/only1' "$p"
+	grep -qx '	file r /srv/same' "$p"
+	not grep -q 'only2\|svc\|alone\|hostname' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" --mntns 4026532091:5 -o "$p"
+	grep -qx 'subject /usr/sbin/svc {' "$p"
+	grep -qx '	file r /srv/only2' "$p"
+	not grep -q 'only1\|/usr/bin/cat\|alone' "$p"
+	# a number one namespace had: selected by it alone
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" --mntns 4026532095 -o "$p"
+	grep -qx '	file r /srv/alone' "$p"
+	not grep -q 'same\|only' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" -o "$p"
+	grep -qx '	file r /etc/hostname' "$p"
+	not grep -q '/srv/' "$p"
+	expect_rc 2 "$VIGIL" --db "$db" generate --mntns 4026532091:x
+	expect_rc 2 "$VIGIL" --db "$db" generate --mntns 0:4
+	expect_rc 2 "$VIGIL" --db "$db" generate --mntns :4
+	# the snapshot's NUMBER:ID column; a record without mntnsid= (an
+	# older kernel) is a third namespace of the number
+	d=$(fake_sfs)
+	{
+		echo '# seq verdict op access count first last uid mntns exe object via'
+		echo '707 learned open r 1 1796293004 1796293004 0 4026532091:5 /usr/sbin/svc /srv/snap -'
+	} > "$d/learned"
+	# (exit 1: its record is not in the database)
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	grep -q '^vigil snapshot: 1 tuples in the kernel table, 1 missing' "$cw/o"
+	[ "$(count "$db" "select mntns || ':' || mntnsid from kernel_tuples")" = 4026532091:5 ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" --mntns 4026532091:5 -o "$p"
+	grep -qx '	file r /srv/snap' "$p"
+	echo '708 learned open r 1 1796293004 1796293004 0 4026532091:x /usr/sbin/svc /srv/bad -' >> "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	grep -q 'learned:3: bad mntns' "$cw/e"
+	printf '%s\n' 'type=KERNEL_OTHER msg=audit(1796293005.101:709): vigil=1 seq=709 verdict=learned op=open access=r uid=0 exe="/usr/sbin/svc" path="/srv/old" target=? pid=730 comm="svc" mntns=4026532091 uclass=root' > "$cw/mnr-old.log"
+	expect_rc 0 "$VIGIL" --db "$db" ingest "$cw/mnr-old.log"
+	expect_rc 2 "$VIGIL" --db "$db" generate --mntns 4026532091
+	grep -q 'the number of 3 mount namespaces .* 4026532091:0, 4026532091:4, 4026532091:5$' "$cw/e"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/mnroot" --mntns 4026532091:0 -o "$p"
+	grep -qx '	file r /srv/old' "$p"
+	not grep -q 'only\|same' "$p"
+}
+
 # Blocks by uid class (issue 25 §2): generate --uid writes "uid CLASS" on
 # the block; load accepts it; diff and review judge each record by the
 # block of its own uid class, as the kernel does.
@@ -1648,6 +1702,7 @@ t_cli "report, diff: AppArmor's optional checks apart as in trial --report, text
 t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exit 1" c_diff_apparmor
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
+t_cli "generate --mntns: a reused namespace number refused alone, N:ID selects one namespace" c_generate_mntns_reuse
 t_cli "uid blocks: generate --uid scopes blocks by class; diff, review, export follow" c_uid_blocks
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export

@@ -94,6 +94,41 @@ static void test_parse_via(void **state)
 	assert_int_equal(vigil_learned_parse_why(bad4, &t, &why), -EINVAL);
 }
 
+/* The mntns column as NUMBER:ID (issue 25 §7); the number alone parses. */
+static void test_parse_mntnsid(void **state)
+{
+	static const char *const bad[] = {
+		"1 learned open r 1 1 2 0 5: /a /b -",
+		"1 learned open r 1 1 2 0 5:0 /a /b -",
+		"1 learned open r 1 1 2 0 0:4 /a /b -",
+		"1 learned open r 1 1 2 0 :4 /a /b -",
+		"1 learned open r 1 1 2 0 5:4:4 /a /b -",
+		"1 learned open r 1 1 2 0 5:x /a /b -",
+	};
+	char ok[] = "9 learned open r 1 1 2 0 4026532091:17 /usr/bin/cat /x -";
+	char old[] = "9 learned open r 1 1 2 0 4026532091 /usr/bin/cat /x -";
+	struct vigil_tuple t;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(vigil_learned_parse(ok, &t), 0);
+	assert_int_equal(t.mntns, 4026532091u);
+	assert_int_equal(t.mntnsid, 17);
+	assert_string_equal(t.exe, "/usr/bin/cat");
+	assert_string_equal(t.object, "/x");
+	assert_int_equal(vigil_learned_parse(old, &t), 0);
+	assert_int_equal(t.mntns, 4026532091u);
+	assert_int_equal(t.mntnsid, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char buf[128];
+
+		strcpy(buf, bad[i]);
+		if (vigil_learned_parse_why(buf, &t, &why) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(strstr(why, "mntns"));
+	}
+}
+
 static void test_parse_header_and_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -129,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_via),
+		cmocka_unit_test(test_parse_mntnsid),
 		cmocka_unit_test(test_parse_header_and_bad),
 	};
 

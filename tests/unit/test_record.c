@@ -321,6 +321,37 @@ static void test_parse_uclass(void **state)
 	expect_rejected(GOOD_HEAD, bad, ARRAY_SIZE(bad), "uclass=");
 }
 
+/*
+ * mntnsid= (issue 25 §7): the unique id of the namespace mntns= numbers,
+ * after it; records without it (older kernels) still parse.
+ */
+static void test_parse_mntnsid(void **state)
+{
+	static const char *const bad[] = {
+		"mntnsid=4 uclass=user",		/* no mntns= */
+		"mntns=5 mntnsid=0",			/* 0 */
+		"mntns=5 mntnsid=x",
+		"mntns=5 mntnsid=4 mntnsid=4",		/* twice */
+		"mntns=5 mntnsid=9223372036854775808",	/* past INT64_MAX */
+	};
+	struct vigil_record r = { 0 };
+	const char *why = NULL;
+
+	(void)state;
+	load(GOOD_HEAD "mntns=4026532091 mntnsid=17 uclass=user");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_int_equal(r.mntns, 4026532091u);
+	assert_int_equal(r.mntnsid, 17);
+	assert_string_equal(r.uclass, "user");
+	assert_string_equal(r.extra, "");
+	load(GOOD_HEAD "mntns=4026532091 uclass=user");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_int_equal(r.mntns, 4026532091u);
+	assert_int_equal(r.mntnsid, 0);
+	vigil_record_free(&r);
+	expect_rejected(GOOD_HEAD, bad, ARRAY_SIZE(bad), "mntnsid=");
+}
+
 static void test_file_ops(void **state)
 {
 	(void)state;
@@ -341,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_via),
 		cmocka_unit_test(test_parse_uclass),
+		cmocka_unit_test(test_parse_mntnsid),
 		cmocka_unit_test(test_file_ops),
 	};
 

@@ -531,6 +531,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	const char *obj;
 	bool emit = false, foreign = false, held = false;
 	u32 mntns = 0, uid_key;
+	u64 mntns_id = 0;
 	char *buf = NULL;
 	size_t len;
 	u64 stamp = 0;
@@ -608,8 +609,10 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	 * read (task_lock: not from capable, signal or ptrace hooks).
 	 */
 	mntns = subj->mntns;
+	mntns_id = subj->mntns_id;
 	if (!mntns && (key.nsx || foreign))
-		mntns = acc->path || acc->may_sleep ? vigil_mntns_current() : 1;
+		mntns = acc->path || acc->may_sleep ?
+			vigil_mntns_current(&mntns_id) : 1;
 	if (mode == VIGIL_MODE_OBSERVE)
 		verdict = vigil_policy_allows(ps, vigil_op_class(acc->op),
 					      acc->access, obj, len) ?
@@ -618,7 +621,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		verdict = VIGIL_VERDICT_LEARN;
 
 	rc = vigil_table_insert(&vigil_table, &key, hash, obj, len, cred->uid,
-				mntns, verdict, &seq, &held, &e);
+				mntns, mntns_id, verdict, &seq, &held, &e);
 	if (rc == -EEXIST) {
 		account_repeat(subj, verdict);
 		goto out;
@@ -653,7 +656,7 @@ out:
 	 * lives as long as cred, obj is buf or the caller's target.
 	 */
 	if (emit && !vigil_record(subj, cred, verdict, acc, obj, len, mntns,
-				  seq)) {
+				  mntns_id, seq)) {
 		/* Outside RCU the name may be gone: match without it. */
 		key.name = NULL;
 		key.namelen = 0;

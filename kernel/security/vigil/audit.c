@@ -58,6 +58,7 @@ static void log_task(struct audit_buffer *ab, const char *pid,
  * @obj: the object, resolved
  * @len: its length
  * @mntns: 0, or the mount namespace the names were resolved in
+ * @mntns_id: its unique id, or 0 when not known
  * @seq: the tuple's sequence number
  *
  * Joins the current syscall's audit event when there is one. Where the
@@ -71,7 +72,8 @@ static void log_task(struct audit_buffer *ab, const char *pid,
  */
 bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
-		  const char *obj, size_t len, u32 mntns, u64 seq)
+		  const char *obj, size_t len, u32 mntns, u64 mntns_id,
+		  u64 seq)
 {
 	gfp_t gfp = acc->may_sleep ? GFP_KERNEL : GFP_ATOMIC | __GFP_NOWARN;
 	size_t exe_len = min_t(size_t, subj->len, VIGIL_AUDIT_STR_MAX);
@@ -117,6 +119,9 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	/* Not the initial mount namespace: its names are not the host's. */
 	if (mntns)
 		audit_log_format(ab, " mntns=%u", mntns);
+	/* Its number may be a dead namespace's too: this id is its own. */
+	if (mntns && mntns_id)
+		audit_log_format(ab, " mntnsid=%llu", mntns_id);
 	/* The class of uids the tuple stands for (vigil_uid_key()). */
 	uclass = vigil_uclass_of(vigil_uid_key(cred->uid));
 	audit_log_format(ab, " uclass=%s", vigil_uclass_name(uclass));
@@ -168,6 +173,8 @@ bool vigil_record_released(const struct vigil_entry *e)
 		log_string(ab, "via", vigil_subject_via(subj), via_len);
 	if (e->mntns)
 		audit_log_format(ab, " mntns=%u", e->mntns);
+	if (e->mntns && e->mntns_id)
+		audit_log_format(ab, " mntnsid=%llu", e->mntns_id);
 	audit_log_format(ab, " uclass=%s",
 			 vigil_uclass_name(vigil_uclass_of(e->key.uid_key)));
 	audit_log_end(ab);

@@ -21,6 +21,14 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+/*
+ * struct mnt_namespace, whose seq is the only id of a mount namespace that
+ * is never reused in a boot (the inode number is: an IDA hands the next
+ * namespace the number just freed). It is private to fs/ on 6.1 and 6.12
+ * and no accessor exports it to modules; 6.12's fs/nsfs.c reads it from
+ * here for NS_GET_MNTNS_ID and statmount()'s mnt_ns_id.
+ */
+#include "../../fs/mount.h"
 #include "path.h"
 #include "vigil.h"
 
@@ -115,22 +123,29 @@ const char *vigil_path_resolve(const struct path *path, char *buf,
 }
 
 /**
- * vigil_mntns_current - the id of the current task's mount namespace
+ * vigil_mntns_current - the ids of the current task's mount namespace
+ * @ret_id: set to its unique id: its seq, never reused in a boot (6.12's
+ *          NS_GET_MNTNS_ID), or 0 when the task has none
  *
- * The inode number /proc/PID/ns/mnt shows. Takes task_lock(current): only
- * from hooks that cannot run under it (file and exec hooks, socket hooks).
+ * The inode number /proc/PID/ns/mnt shows, which a namespace made after
+ * this one dies may get again; @ret_id tells the two apart. Takes
+ * task_lock(current): only from hooks that cannot run under it (file and
+ * exec hooks, socket hooks).
  *
- * Return: the id, or 1 when the task has no namespace any more (exiting).
+ * Return: the inode number, or 1 when the task has no namespace any more
+ * (exiting).
  */
-u32 vigil_mntns_current(void)
+u32 vigil_mntns_current(u64 *ret_id)
 {
 	struct ns_common *ns;
 	u32 inum;
 
+	*ret_id = 0;
 	ns = mntns_operations.get(current);
 	if (!ns)
 		return 1;
 	inum = ns->inum;
+	*ret_id = container_of(ns, struct mnt_namespace, ns)->seq;
 	/* current's nsproxy holds a reference: this one is never the last. */
 	mntns_operations.put(ns);
 	return inum;

@@ -17,7 +17,7 @@ const char *vigil_path_resolve(const struct path *path, char *buf,
 char *vigil_scratch_get(void);
 void vigil_scratch_put(void);
 bool vigil_dentry_mount(const struct dentry *dentry, struct path *ret_path);
-u32 vigil_mntns_current(void);
+u32 vigil_mntns_current(u64 *ret_id);
 
 /* Is the current task in the initial mount namespace? Never sleeps. */
 static inline bool vigil_mntns_initial(void)

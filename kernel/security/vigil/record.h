@@ -16,6 +16,7 @@ extern int vigil_audit_type;
 bool vigil_record_released(const struct vigil_entry *e);
 bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 		  enum vigil_verdict verdict, const struct vigil_access *acc,
-		  const char *obj, size_t len, u32 mntns, u64 seq);
+		  const char *obj, size_t len, u32 mntns, u64 mntns_id,
+		  u64 seq);
 
 #endif /* _SECURITY_VIGIL_RECORD_H */

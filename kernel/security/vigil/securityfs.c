@@ -310,6 +310,19 @@ static void seq_field(struct seq_file *m, const char *s, size_t len)
 		       " \\");
 }
 
+/*
+ * The mount namespace: 0 (the initial one), its inode number, or
+ * "INUM:ID" with its unique id, as a dead namespace's number may be
+ * another's now.
+ */
+static void mntns_field(struct seq_file *m, u32 mntns, u64 id)
+{
+	if (mntns && id)
+		seq_printf(m, " %u:%llu", mntns, id);
+	else
+		seq_printf(m, " %u", mntns);
+}
+
 /* A subject's exec chain, "-" when it has none. */
 static void via_field(struct seq_file *m, const struct vigil_subject *s)
 {
@@ -323,10 +336,11 @@ static void subject_show(const struct vigil_subject *s, void *arg)
 {
 	struct seq_file *m = arg;
 
-	seq_printf(m, "%lld %lld %lld %lld %u",
+	seq_printf(m, "%lld %lld %lld %lld",
 		   atomic64_read(&s->execs), atomic64_read(&s->events),
 		   atomic64_read(&s->first_sightings),
-		   atomic64_read(&s->would_deny), s->mntns);
+		   atomic64_read(&s->would_deny));
+	mntns_field(m, s->mntns, s->mntns_id);
 	seq_field(m, s->exe, s->len);
 	via_field(m, s);
 	seq_putc(m, '\n');
@@ -414,11 +428,11 @@ static int learned_show(struct seq_file *m, void *v)
 	e = v;
 	vigil_access_format(vigil_op_class(e->key.op), e->key.access, access,
 			    sizeof(access));
-	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u %u", e->seq,
+	seq_printf(m, "%llu %s %s %s %lld %lld %lld %u", e->seq,
 		   vigil_verdict_name(e->verdict), vigil_op_name(e->key.op),
 		   access, atomic64_read(&e->count), e->first,
-		   vigil_entry_last(e), from_kuid(&init_user_ns, e->uid),
-		   e->mntns);
+		   vigil_entry_last(e), from_kuid(&init_user_ns, e->uid));
+	mntns_field(m, e->mntns, e->mntns_id);
 	seq_field(m, e->key.subj->exe, e->key.subj->len);
 	if (e->objlen)
 		seq_field(m, e->obj, e->objlen);

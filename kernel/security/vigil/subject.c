@@ -173,6 +173,7 @@ struct subject_id {
 	const char *via;
 	size_t via_len;
 	u32 mntns;
+	u64 mntns_id;	/* the namespace: its number may be reused, not this */
 	u32 hash;
 	u8 uclass;
 	u8 crossed;
@@ -185,6 +186,7 @@ static struct vigil_subject *subject_alloc(const struct subject_id *sid)
 	s = subject_new(sid->exe, sid->len, sid->via, sid->via_len,
 			sid->mntns, sid->hash);
 	if (s) {
+		s->mntns_id = sid->mntns_id;
 		s->uclass = sid->uclass;
 		s->crossed = sid->crossed;
 	}
@@ -195,6 +197,7 @@ static bool subject_is(const struct vigil_subject *s,
 		       const struct subject_id *id)
 {
 	return s->hash == id->hash && s->mntns == id->mntns &&
+	       s->mntns_id == id->mntns_id &&
 	       s->uclass == id->uclass && s->crossed == id->crossed &&
 	       s->len == id->len && s->via_len == id->via_len &&
 	       !memcmp(s->exe, id->exe, id->len) &&
@@ -225,7 +228,8 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 
 	sid->hash = jhash(sid->via, sid->via_len,
 			  jhash(sid->exe, sid->len,
-				sid->mntns ^ sid->uclass << 1 ^ sid->crossed));
+				sid->mntns ^ (u32)sid->mntns_id << 2 ^
+				sid->uclass << 1 ^ sid->crossed));
 	rcu_read_lock();
 	s = subject_lookup(sid);
 	rcu_read_unlock();
@@ -380,7 +384,7 @@ static int vigil_bprm_creds_for_exec(struct linux_binprm *bprm)
 		sid.exe = vigil_path_resolve(&bprm->file->f_path, buf,
 					     &foreign);
 		if (foreign || !vigil_mntns_initial())
-			sid.mntns = vigil_mntns_current();
+			sid.mntns = vigil_mntns_current(&sid.mntns_id);
 		sid.uclass = vigil_uclass_of(vigil_uid_key(current_uid()));
 		sid.crossed = vc->subject && vc->subject != overflow_subject &&
 			      vc->subject->uclass != sid.uclass;

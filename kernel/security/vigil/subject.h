@@ -47,7 +47,8 @@ struct vigil_subject {
 	atomic64_t events;
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
-	u32 mntns;	/* 0: initial mount namespace, else its id */
+	u32 mntns;	/* 0: initial mount namespace, else its inode number */
+	u64 mntns_id;	/* and its unique id (vigil_mntns_current()) */
 	u8 uclass;	/* enum vigil_uclass of the real uid that exec'd it */
 	/*
 	 * Its exec changed the uid class from its exec parent's (a user's

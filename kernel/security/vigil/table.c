@@ -602,6 +602,7 @@ static bool make_room(struct vigil_table *t, struct vigil_uid_share *us,
  * @len: its length
  * @uid: the uid of the first sighting
  * @mntns: 0, or the id of the mount namespace @obj was named in
+ * @mntns_id: and that namespace's unique id (vigil_mntns_current()), or 0
  * @verdict: what it is; all but VIGIL_VERDICT_ALLOW take the next sequence
  *           number, as they are recorded
  * @ret_seq: its sequence number, 0 for VIGIL_VERDICT_ALLOW
@@ -618,8 +619,8 @@ static bool make_room(struct vigil_table *t, struct vigil_uid_share *us,
  */
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
-		       bool *ret_held, struct vigil_entry **ret_e)
+		       u32 mntns, u64 mntns_id, enum vigil_verdict verdict,
+		       u64 *ret_seq, bool *ret_held, struct vigil_entry **ret_e)
 {
 	struct vigil_uid_share *us;
 	struct vigil_entry *e, *new;
@@ -637,6 +638,7 @@ int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 	new->size = size;
 	new->uid = uid;
 	new->mntns = mntns;
+	new->mntns_id = mntns_id;
 	new->pinned = false;
 	new->held = false;
 	new->releasing = false;

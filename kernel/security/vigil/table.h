@@ -96,6 +96,7 @@ struct vigil_entry {
 	unsigned long last;	/* jiffies: vigil_entry_last() in seconds */
 	kuid_t uid;
 	u32 mntns;	/* 0, or the mount namespace its path was named in */
+	u64 mntns_id;	/* and that namespace's unique id, or 0 */
 	u16 namelen;	/* the key's name ends obj (0: not comparable) */
 	/* Its record was not delivered: kept until the learned file shows it. */
 	bool pinned;
@@ -163,8 +164,8 @@ int vigil_table_hit(struct vigil_table *t, const struct vigil_key *key,
 		    struct vigil_entry **ret_e);
 int vigil_table_insert(struct vigil_table *t, const struct vigil_key *key,
 		       u32 hash, const char *obj, size_t len, kuid_t uid,
-		       u32 mntns, enum vigil_verdict verdict, u64 *ret_seq,
-		       bool *ret_held, struct vigil_entry **ret_e);
+		       u32 mntns, u64 mntns_id, enum vigil_verdict verdict,
+		       u64 *ret_seq, bool *ret_held, struct vigil_entry **ret_e);
 void vigil_fast_remember(struct vigil_entry *e);
 time64_t vigil_entry_last(const struct vigil_entry *e);
 

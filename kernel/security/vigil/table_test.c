@@ -47,7 +47,7 @@ static int insert(struct vigil_table *t, const struct vigil_key *key,
 	bool held;
 
 	return vigil_table_insert(t, key, hash, obj, strlen(obj),
-				  GLOBAL_ROOT_UID, 0, v, seq, &held, NULL);
+				  GLOBAL_ROOT_UID, 0, 0, v, seq, &held, NULL);
 }
 
 static int hit(struct vigil_table *t, const struct vigil_key *key,
@@ -249,7 +249,7 @@ static int insert_uid(struct vigil_table *t, u64 ino, kuid_t uid, bool *held)
 	snprintf(obj, sizeof(obj), "/u/%llu", ino);
 	return vigil_table_insert(t, &key, vigil_key_hash(&key, obj,
 							  strlen(obj)),
-				  obj, strlen(obj), uid, 0,
+				  obj, strlen(obj), uid, 0, 0,
 				  VIGIL_VERDICT_LEARN, &seq, held, NULL);
 }
 

@@ -121,9 +121,9 @@ ns=$(echo "$out" | head -n1 | tr -dc 0-9)
 t_is "the user ran its fake service in namespace $ns" "$(echo "$out" | tail -n1)" "done"
 t_ok "the fake's sort is recorded" vigil_wait "exe=\"/usr/bin/sort\" path=\"$d/in.h\""
 t_is "each of its records carries the namespace" \
-	"$(rec $d/in.h | grep -vc " mntns=$ns uclass=user\$")" 0
+	"$(rec $d/in.h | grep -Evc " mntns=$ns mntnsid=[1-9][0-9]* uclass=user\$")" 0
 t_match "its chain names the fake service as that namespace names it" \
-	"$(rec $d/in.h 'exe="/usr/bin/sort"' | head -n 1)" "via=\"[^\"]*/$q\" mntns=$ns uclass=user\$"
+	"$(rec $d/in.h 'exe="/usr/bin/sort"' | head -n 1)" "via=\"[^\"]*/$q\" mntns=$ns mntnsid=[1-9][0-9]* uclass=user\$"
 setpriv --reuid=100000 --regid=100000 --clear-groups unshare -rm \
 	sh -c "mount --bind $d/evil $svc && echo \$\$ > $d/run/holder && exec sleep 60" &
 for _ in $(seq 100); do [ -s $d/run/holder ] && break; sleep 0.1; done
