@@ -235,6 +235,7 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 	p = extra;
 	r->mntns = 0;
 	r->mntnsid = 0;
+	r->netns = 0;
 	r->via = NULL;
 	r->uclass = NULL;
 
@@ -270,6 +271,15 @@ int vigil_record_parse(auparse_state_t *au, struct vigil_record *r,
 				goto bad;
 			}
 			r->mntnsid = v;
+			continue;
+		}
+		if (i >= F_COUNT && !strcmp(name, "netns")) {
+			/* an abstract unix name of another network namespace */
+			if (r->netns || parse_u64(val, INT64_MAX, &v) || !v) {
+				reason = "bad netns=";
+				goto bad;
+			}
+			r->netns = v;
 			continue;
 		}
 		if (i >= F_COUNT && !strcmp(name, "uclass")) {

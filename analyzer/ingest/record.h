@@ -35,6 +35,9 @@ struct vigil_record {
 	/* mntnsid=: that namespace's unique id (its number may be a dead
 	 * namespace's too); 0 when absent (an older kernel) */
 	uint64_t mntnsid;
+	/* netns=: the network namespace of an abstract unix name, when not
+	 * the initial one (its cookie); 0 when absent */
+	uint64_t netns;
 	/* via=: the exec ancestors' exes, root-most first, "//" between
 	 * them (docs/record-format.md); NULL when absent */
 	const char *via;

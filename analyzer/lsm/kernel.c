@@ -404,29 +404,30 @@ int unescape_octal(char *s)
  * kernels before the via column wrote the same without it (no
  * ancestors), those before the mntns column without both (namespace 0).
  * mntns is 0, the namespace's number, or NUMBER:ID with its unique id
- * (kernels before issue 25 §7: the number alone).
+ * (kernels before issue 25 §7: the number alone). A 13th column, netns,
+ * only on an abstract unix name of another network namespace: its cookie.
  */
 int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
 			    const char **why)
 {
-	char *f[12], *p = line;
+	char *f[13], *p = line;
 	uint64_t v;
 	int n = 0;
 
 	*why = "malformed tuple";
 	if (!*line || *line == '#')
 		return 1;
-	while (n < 12) {
+	while (n < 13) {
 		char *sp = strchr(p, ' ');
 
 		f[n++] = p;
-		if (!sp || n == 12)
+		if (!sp || n == 13)
 			break;
 		*sp = '\0';
 		p = sp + 1;
 	}
 	if (n < 10 || strchr(f[n - 1], ' ')) {
-		*why = "malformed tuple (not 10 to 12 fields)";
+		*why = "malformed tuple (not 10 to 13 fields)";
 		return -EINVAL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -437,7 +438,15 @@ int vigil_learned_parse_why(char *line, struct vigil_tuple *t,
 	}
 	t->mntns = 0;
 	t->mntnsid = 0;
+	t->netns = 0;
 	t->via = NULL;
+	if (n == 13) {
+		if (parse_u64(f[12], INT64_MAX, &t->netns) || !t->netns) {
+			*why = "bad netns";
+			return -EINVAL;
+		}
+		n = 12;
+	}
 	if (n == 12) {
 		const char *vwhy;
 

@@ -358,11 +358,15 @@ struct gen {
 /* A step of do_generate done: go on to the next (else its exit status). */
 #define GEN_NEXT (-1)
 
+/* getopt_long value of --netns all (no letter of its own). */
+#define GEN_OPT_NETNS 0x200
+
 static const struct option gen_opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "subject", required_argument, NULL, 's' },
 	{ "strict", no_argument, NULL, 'S' },
 	{ "mntns", required_argument, NULL, 'n' },
+	{ "netns", required_argument, NULL, GEN_OPT_NETNS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "include-would-deny", no_argument, NULL, 'W' },
 	{ "since", required_argument, NULL, 'F' },
@@ -388,7 +392,8 @@ static const char gen_usage[] =
 	"         [--since TIME] [--until TIME] [--boot N|list]\n"
 	"         [--include-would-deny]\n"
 	"         [--sensitive FILE] [--broad] [--root DIR]\n"
-	"         [--mntns N[:ID]|all] [--children] [--uid UID[,UID...]]\n"
+	"         [--mntns N[:ID]|all] [--netns all] [--children]\n"
+	"         [--uid UID[,UID...]]\n"
 	"         [--update CANDIDATE [--since TIME]]\n"
 	"         [--node HOST]... [--all-nodes] [--min-hosts N|P%]\n"
 	"  Print a candidate policy made from the observations (all\n"
@@ -407,7 +412,9 @@ static const char gen_usage[] =
 	"  file system to look at (default /). Only the initial mount\n"
 	"  namespace's observations unless --mntns names another (its\n"
 	"  mntns= number, and :ID its mntnsid= when several namespaces\n"
-	"  had that number) or all. --children: also what the named\n"
+	"  had that number) or all. Abstract unix names of another\n"
+	"  network namespace (netns=) are not the host's: left out\n"
+	"  unless --netns all. --children: also what the named\n"
 	"  subjects ran, at any depth, each a block 'subject CHILD\n"
 	"  via SUBJECT' with only what it did under SUBJECT (its\n"
 	"  records' via=; records without via= give a plain block of\n"
@@ -479,6 +486,14 @@ static int gen_options(int argc, char **argv, struct verb_opts *vo,
 				      "(N or N:ID) or 'all'", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case GEN_OPT_NETNS:
+			if (strcmp(optarg, "all")) {
+				p_err("--netns: '%s': only 'all' is known",
+				      optarg);
+				return EXIT_USAGE;
+			}
+			g->ro.netns_all = true;
 			break;
 		case 'o':
 			g->out = optarg;

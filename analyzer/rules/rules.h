@@ -280,6 +280,11 @@ struct vigil_rules_opts {
 	 */
 	bool mntnsid_set;
 	uint64_t mntnsid;
+	/*
+	 * Also the abstract unix names of other network namespaces than the
+	 * initial one (netns=): not the host's names, left out without it.
+	 */
+	bool netns_all;
 	/* Only the observations under these uids (sorted); none: all. */
 	const uint32_t *uids;
 	size_t nuids;

@@ -533,7 +533,7 @@ static int load_opts(struct vigil_store *s, char *const *subjects,
 		.would_deny = !o->no_would_deny,
 		.since_ms = o->since_ms, .until_ms = o->until_ms,
 		.mntns = o->mntns, .mntnsid_set = o->mntnsid_set,
-		.mntnsid = o->mntnsid, .uids = o->uids, .nuids = o->nuids,
+		.mntnsid = o->mntnsid, .netns_all = o->netns_all, .uids = o->uids, .nuids = o->nuids,
 		.via_has = o->via, .via_none = o->via_none,
 		.by_via = o->by_via, .by_node = o->nodes != NULL,
 	};

@@ -23,8 +23,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RECORD] =
 		"INSERT OR IGNORE INTO records (node, time_ms, serial, seq, "
 		"verdict, op, access, uid, exe, path, target, object, pid, "
-		"comm, extra, mntns, via, uclass, mntnsid) "
-		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"comm, extra, mntns, via, uclass, mntnsid, netns) "
+		"VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_FOREIGN] =
 		"INSERT OR IGNORE INTO foreign_records (node, time_ms, "
 		"serial, type, kind, hash, text) VALUES (?,?,?,?,?,?,?)",
@@ -41,7 +41,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_TUPLE] =
 		"INSERT INTO kernel_tuples (snapshot, pos, seq, verdict, op, "
 		"access, count, first, last, uid, exe, object, mntns, via, "
-		"mntnsid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"mntnsid, netns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const char *vigil_store_errmsg(struct vigil_store *s)
@@ -516,6 +516,7 @@ int vigil_store_add_record(struct vigil_store *s, const char *node,
 	bind_text(st, 17, r->via);
 	bind_text(st, 18, r->uclass);
 	sqlite3_bind_int64(st, 19, (int64_t)r->mntnsid);
+	sqlite3_bind_int64(st, 20, (int64_t)r->netns);
 	return step_insert(s, st);
 }
 
@@ -608,6 +609,7 @@ int vigil_store_add_tuple(struct vigil_store *s, int64_t snap, int64_t pos,
 	sqlite3_bind_int64(st, 13, t->mntns);
 	bind_text(st, 14, t->via);
 	sqlite3_bind_int64(st, 15, (int64_t)t->mntnsid);
+	sqlite3_bind_int64(st, 16, (int64_t)t->netns);
 	return step_insert(s, st) < 0 ? -EIO : 0;
 }
 
@@ -622,7 +624,7 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 	 */
 	static const char sql[] =
 		"WITH seen AS (SELECT DISTINCT verdict, op, access, uid, exe, "
-		"object, mntns, mntnsid, via FROM main.records WHERE node = '' OR "
+		"object, mntns, mntnsid, netns, via FROM main.records WHERE node = '' OR "
 		"node = (SELECT name FROM local_node)) "
 		"SELECT count(*), coalesce(sum(t.verdict != 'allowed' AND "
 		"s.op IS NULL), 0) "
@@ -630,7 +632,8 @@ int vigil_store_snapshot_end(struct vigil_store *s, int64_t snap,
 		"s.verdict = t.verdict AND s.op = t.op AND "
 		"s.access = t.access AND s.uid = t.uid AND s.exe IS t.exe AND "
 		"s.object IS t.object AND s.mntns = t.mntns AND "
-		"s.mntnsid = t.mntnsid AND s.via IS t.via "
+		"s.mntnsid = t.mntnsid AND s.netns = t.netns AND "
+		"s.via IS t.via "
 		"WHERE t.snapshot = ?";
 	static const char upd[] =
 		"UPDATE snapshots SET tuples = ?, missing = ? WHERE id = ?";

@@ -29,6 +29,8 @@ struct vigil_tuple {
 	uint32_t uid;
 	uint32_t mntns;		/* 0: the initial mount namespace */
 	uint64_t mntnsid;	/* its unique id, 0: not known */
+	/* an abstract unix name's network namespace (cookie), 0: initial */
+	uint64_t netns;
 	/* exe and object NULL for ?, via NULL for - (no ancestors) */
 	char *verdict, *op, *access, *exe, *object, *via;
 };
@@ -141,6 +143,8 @@ struct vigil_store_obs_filter {
 	/* with mntns > 0: only that namespace of the number (mntnsid) */
 	bool mntnsid_set;
 	uint64_t mntnsid;
+	/* also abstract unix names of other network namespaces (netns) */
+	bool netns_all;
 	/* none: any; a user's uid also selects every record of the class
 	 * "user" (uclass=user: the kernel keys them by the class) */
 	const uint32_t *uids;

@@ -54,6 +54,7 @@ static const char obs_sql[] =
 	"   (?1 AND verdict = 'would-deny')) "
 	"  AND (?2 IS NULL OR time_ms >= ?2) AND (?3 IS NULL OR time_ms <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) AND (NOT ?11 OR mntnsid = ?12) "
+	"  AND (?13 OR netns = 0) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
 	"   (?10 AND uclass IS 'user')) "
 	VIA_FILTER
@@ -68,6 +69,7 @@ static const char obs_sql[] =
 	"  AND (?2 IS NULL OR last * 1000 + 999 >= ?2) "
 	"  AND (?3 IS NULL OR first * 1000 <= ?3) "
 	"  AND (?4 < 0 OR mntns = ?4) AND (NOT ?11 OR mntnsid = ?12) "
+	"  AND (?13 OR netns = 0) "
 	"  AND (?5 IS NULL OR instr(?5, ',' || uid || ',') > 0 OR "
 	"   (?10 AND " USER_UID ")) "
 	VIA_FILTER
@@ -155,6 +157,7 @@ int vigil_store_observations(struct vigil_store *s,
 	sqlite3_bind_int64(st, 4, f->mntns);
 	sqlite3_bind_int(st, 11, f->mntnsid_set);
 	sqlite3_bind_int64(st, 12, (int64_t)f->mntnsid);
+	sqlite3_bind_int(st, 13, f->netns_all);
 	if (f->nuids) {
 		rc = uid_filter(f->uids, f->nuids, &uidf);
 		if (rc)

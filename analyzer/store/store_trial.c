@@ -163,9 +163,9 @@ int vigil_store_apparmor_wd_begin(struct vigil_store *s, int64_t since_ms,
 	static const char ins_sql[] =
 		"INSERT INTO temp.vigil_aa_wd (id, node, time_ms, serial, "
 		"seq, verdict, op, access, uid, exe, path, target, object, "
-		"pid, comm, extra, mntns, via, uclass) VALUES (?1, ?2, ?3, "
-		"?4, 0, 'would-deny', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-		"'', 0, NULL, NULL)";
+		"pid, comm, extra, mntns, via, uclass, mntnsid, netns) VALUES "
+		"(?1, ?2, ?3, ?4, 0, 'would-deny', ?5, ?6, ?7, ?8, ?9, ?10, "
+		"?11, ?12, ?13, '', 0, NULL, NULL, 0, 0)";
 	struct aa_exes x = { 0 };
 	sqlite3_stmt *q = NULL, *ins = NULL;
 	int rc;

@@ -1172,6 +1172,35 @@ c_generate_mntns_reuse() {
 	not grep -q 'only\|same' "$p"
 }
 
+# Abstract unix names of another network namespace (issue 25 §7):
+# netns= keeps them out of the host's policy unless --netns all.
+c_generate_netns() {
+	local db=$cw/netns.db p=$cw/netns.policy d
+	rm -rf "$db"* "$cw/nnroot"
+	mkdir -p "$cw/nnroot"
+	expect_rc 0 "$VIGIL" --db "$db" ingest $fx/vigil-netns.log
+	[ "$(count "$db" "select group_concat(object || '/' || netns, ' ') from (select * from records order by seq)")" = "unix:stream:@bus/0 unix:stream:@bus/4097 unix:stream:@own/4097" ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/nnroot" -o "$p"
+	grep -qx '	net connect unix:stream:@bus' "$p"
+	not grep -q '@own' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/nnroot" --netns all -o "$p"
+	grep -qx '	net connect unix:stream:@own' "$p"
+	expect_rc 2 "$VIGIL" --db "$db" generate --netns 4097
+	grep -q "^vigil: generate: --netns: '4097': only 'all' is known" "$cw/e"
+	# the learned file's 13th column
+	d=$(fake_sfs)
+	{
+		echo '# seq verdict op access count first last uid mntns exe object via [netns]'
+		echo '804 learned connect connect 1 1796294003 1796294003 100000 0 /usr/bin/client unix:stream:@snap - 4097'
+	} > "$d/learned"
+	VIGIL_SECURITYFS=$d expect_rc 1 "$VIGIL" --db "$db" snapshot
+	[ "$(count "$db" "select object || '/' || netns from kernel_tuples")" = unix:stream:@snap/4097 ]
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/nnroot" -o "$p"
+	not grep -q '@snap\|@own' "$p"
+	expect_rc 0 "$VIGIL" --db "$db" generate --strict --root "$cw/nnroot" --netns all -o "$p"
+	grep -qx '	net connect unix:stream:@snap' "$p"
+}
+
 # Blocks by uid class (issue 25 §2): generate --uid writes "uid CLASS" on
 # the block; load accepts it; diff and review judge each record by the
 # block of its own uid class, as the kernel does.
@@ -1703,6 +1732,7 @@ t_cli "diff: AppArmor's ALLOWED and DENIED records of the compared subjects, exi
 t_cli "generate --uid: uids per rule, filter, FLAG (export, diff too)" c_generate_uids
 t_cli "generate: a record of the class user stands for every user, nobody is a system uid" c_generate_uclass
 t_cli "generate --mntns: a reused namespace number refused alone, N:ID selects one namespace" c_generate_mntns_reuse
+t_cli "generate: another network namespace's abstract unix names left out unless --netns all" c_generate_netns
 t_cli "uid blocks: generate --uid scopes blocks by class; diff, review, export follow" c_uid_blocks
 t_cli "diff: agrees, differs, errors" c_diff
 t_cli "export: every target validates; errors" c_export

@@ -129,6 +129,33 @@ static void test_parse_mntnsid(void **state)
 	}
 }
 
+/* A 13th column, netns: an abstract unix name of another namespace. */
+static void test_parse_netns(void **state)
+{
+	char ok[] = "9 learned connect connect 1 1 2 100000 0 /usr/bin/py "
+		    "unix:stream:@bus - 4097";
+	char none[] = "9 learned connect connect 1 1 2 100000 0 /usr/bin/py "
+		      "unix:stream:@bus -";
+	char zero[] = "9 learned connect connect 1 1 2 0 0 /a @b - 0";
+	char bad[] = "9 learned connect connect 1 1 2 0 0 /a @b - x";
+	char more[] = "9 learned connect connect 1 1 2 0 0 /a @b - 1 2";
+	struct vigil_tuple t;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(vigil_learned_parse(ok, &t), 0);
+	assert_int_equal(t.netns, 4097);
+	assert_null(t.via);
+	assert_string_equal(t.object, "unix:stream:@bus");
+	assert_int_equal(vigil_learned_parse(none, &t), 0);
+	assert_int_equal(t.netns, 0);
+	assert_int_equal(vigil_learned_parse_why(zero, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "netns"));
+	assert_int_equal(vigil_learned_parse_why(bad, &t, &why), -EINVAL);
+	assert_non_null(strstr(why, "netns"));
+	assert_int_equal(vigil_learned_parse(more, &t), -EINVAL);
+}
+
 static void test_parse_header_and_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -165,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_via),
 		cmocka_unit_test(test_parse_mntnsid),
+		cmocka_unit_test(test_parse_netns),
 		cmocka_unit_test(test_parse_header_and_bad),
 	};
 

@@ -291,7 +291,7 @@ static void test_migration(void **state)
 				      NULL, NULL), SQLITE_OK);
 	sqlite3_close(h);
 	assert_int_equal(vigil_store_open(db, &s, err, sizeof(err)), 0);
-	assert_int_equal(vigil_store_schema_version(s), 7);
+	assert_int_equal(vigil_store_schema_version(s), 8);
 	{
 		sqlite3_stmt *st;
 

@@ -352,6 +352,32 @@ static void test_parse_mntnsid(void **state)
 	expect_rejected(GOOD_HEAD, bad, ARRAY_SIZE(bad), "mntnsid=");
 }
 
+/* netns= (issue 25 §7): an abstract unix name of another network namespace */
+static void test_parse_netns(void **state)
+{
+	static const char *const bad[] = {
+		"netns=0 uclass=user", "netns=x", "netns=3 netns=3",
+		"netns=-1",
+	};
+	struct vigil_record r = { 0 };
+	const char *why = NULL;
+
+	(void)state;
+	load("type=KERNEL_OTHER msg=audit(1.000:1): vigil=1 seq=1 "
+	     "verdict=learned op=connect access=connect uid=100000 "
+	     "exe=\"/usr/bin/python3.11\" path=? target=\"unix:stream:@bus\" "
+	     "pid=1 comm=\"python3\" netns=4097 uclass=user");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_int_equal(r.netns, 4097);
+	assert_string_equal(r.object, "unix:stream:@bus");
+	assert_string_equal(r.extra, "");
+	load(GOOD_HEAD "uclass=user");
+	assert_int_equal(vigil_record_parse(au, &r, &why), 0);
+	assert_int_equal(r.netns, 0);
+	vigil_record_free(&r);
+	expect_rejected(GOOD_HEAD, bad, ARRAY_SIZE(bad), "netns=");
+}
+
 static void test_file_ops(void **state)
 {
 	(void)state;
@@ -373,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_parse_via),
 		cmocka_unit_test(test_parse_uclass),
 		cmocka_unit_test(test_parse_mntnsid),
+		cmocka_unit_test(test_parse_netns),
 		cmocka_unit_test(test_file_ops),
 	};
 

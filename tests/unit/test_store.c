@@ -65,10 +65,10 @@ static void test_open_migrate(void **state)
 	(void)state;
 	new_path("a.db");
 	assert_int_equal(vigil_store_open(path, &s, err, sizeof(err)), 0);
-	assert_int_equal(vigil_store_schema_version(s), 7);
+	assert_int_equal(vigil_store_schema_version(s), 8);
 	vigil_store_close(s);
 	vigil_store_close(NULL);
-	assert_int_equal(query_int("PRAGMA user_version"), 7);
+	assert_int_equal(query_int("PRAGMA user_version"), 8);
 	/* reopening applies nothing twice */
 	assert_int_equal(vigil_store_open(path, &s, err, sizeof(err)), 0);
 	vigil_store_close(s);

@@ -575,6 +575,8 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 		key.by_name = 1;
 		/* A memfd made by another program is another object. */
 		key.obj_a = acc->creator ? (u64)acc->creator->id + 1 : 0;
+		/* Another network namespace's abstract unix name too. */
+		key.obj_b = acc->netns;
 		obj = acc->target;
 		len = acc->target_len;
 	}

@@ -53,6 +53,12 @@ struct vigil_access {
 	 */
 	const struct vigil_subject *creator;
 	/*
+	 * An abstract unix name's network namespace when it is not the
+	 * initial one (abstract names are per namespace): its cookie, a
+	 * tuple apart from the initial namespace's name (netns=); else 0.
+	 */
+	u64 netns;
+	/*
 	 * A compact key of (object) that no other object of the same op
 	 * shares (a capability, a socket's family, type and port), or 0: a
 	 * repeat is then found by vigil_observe_fast() before the object

@@ -122,6 +122,9 @@ bool vigil_record(const struct vigil_subject *subj, const struct cred *cred,
 	/* Its number may be a dead namespace's too: this id is its own. */
 	if (mntns && mntns_id)
 		audit_log_format(ab, " mntnsid=%llu", mntns_id);
+	/* An abstract unix name of another network namespace. */
+	if (acc->netns)
+		audit_log_format(ab, " netns=%llu", acc->netns);
 	/* The class of uids the tuple stands for (vigil_uid_key()). */
 	uclass = vigil_uclass_of(vigil_uid_key(cred->uid));
 	audit_log_format(ab, " uclass=%s", vigil_uclass_name(uclass));
@@ -175,6 +178,8 @@ bool vigil_record_released(const struct vigil_entry *e)
 		audit_log_format(ab, " mntns=%u", e->mntns);
 	if (e->mntns && e->mntns_id)
 		audit_log_format(ab, " mntnsid=%llu", e->mntns_id);
+	if (vigil_entry_netns(e))
+		audit_log_format(ab, " netns=%llu", vigil_entry_netns(e));
 	audit_log_format(ab, " uclass=%s",
 			 vigil_uclass_name(vigil_uclass_of(e->key.uid_key)));
 	audit_log_end(ab);

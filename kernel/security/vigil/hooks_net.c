@@ -10,6 +10,7 @@
 #include <linux/un.h>
 #include <net/inet_sock.h>
 #include <net/af_unix.h>
+#include <net/net_namespace.h>
 #include <net/sock.h>
 
 #include "access.h"
@@ -137,7 +138,7 @@ static u64 net_fast(int family, int type, const struct sockaddr *addr,
 static noinline void net_event_slow(const struct cred *cred, enum vigil_op op,
 				    u64 access, u64 fast, int family, int type,
 				    const struct sockaddr *addr, int addrlen,
-				    int port, bool may_sleep)
+				    int port, bool may_sleep, u64 netns)
 {
 	char target[NET_TARGET_MAX], fbuf[16], tbuf[16];
 	struct vigil_access acc = {
@@ -147,6 +148,7 @@ static noinline void net_event_slow(const struct cred *cred, enum vigil_op op,
 		.ad.type = LSM_AUDIT_DATA_NONE,
 		.may_sleep = may_sleep,
 		.fast = fast,
+		.netns = netns,
 	};
 	int pos;
 
@@ -164,14 +166,35 @@ static noinline void net_event_slow(const struct cred *cred, enum vigil_op op,
 
 static void net_event(enum vigil_op op, u64 access, int family, int type,
 		      const struct sockaddr *addr, int addrlen, int port,
-		      bool may_sleep)
+		      bool may_sleep, u64 netns)
 {
 	const struct cred *cred = current_real_cred();
 	u64 fast = net_fast(family, type, addr, addrlen, port);
 
 	if (!in_task() || !vigil_observe_fast(cred, op, access, fast))
 		net_event_slow(cred, op, access, fast, family, type, addr,
-			       addrlen, port, may_sleep);
+			       addrlen, port, may_sleep, netns);
+}
+
+/*
+ * Abstract unix names are per network namespace, unlike paths: a name in
+ * another namespace than the initial one is another object (a user's own
+ * "@bus" in unshare -rn is not the host's). Its namespace's cookie, never
+ * reused; 0 for the initial namespace and for every other address. No fast
+ * key: unix addresses always take the slow path (net_fast()).
+ */
+static u64 abstract_netns(const struct socket *sock,
+			  const struct sockaddr *addr, int addrlen)
+{
+	const struct net *net;
+
+	if (sock->sk->sk_family != AF_UNIX || !addr ||
+	    addrlen <= (int)offsetof(struct sockaddr_un, sun_path) ||
+	    addr->sa_family != AF_UNIX ||
+	    ((const struct sockaddr_un *)addr)->sun_path[0] != '\0')
+		return 0;
+	net = sock_net(sock->sk);
+	return net_eq(net, &init_net) ? 0 : net->net_cookie;
 }
 
 /*
@@ -257,7 +280,7 @@ static int vigil_socket_create(int family, int type, int protocol, int kern)
 {
 	if (vigil_should_observe() && !kern)
 		net_event(VIGIL_OP_SOCKET, VIGIL_NET_SOCKET, family, type,
-			  NULL, 0, 0, true);
+			  NULL, 0, 0, true, 0);
 	return 0;
 }
 
@@ -266,7 +289,8 @@ static int vigil_socket_bind(struct socket *sock, struct sockaddr *address,
 {
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_BIND, VIGIL_NET_BIND, sock->sk->sk_family,
-			  sock->type, address, addrlen, 0, true);
+			  sock->type, address, addrlen, 0, true,
+			  abstract_netns(sock, address, addrlen));
 	return 0;
 }
 
@@ -306,7 +330,8 @@ static int vigil_socket_connect(struct socket *sock, struct sockaddr *address,
 	    (!unix_path_addr(address, addrlen) ||
 	     unix_path_unbound(address, addrlen)))
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
-			  sock->sk->sk_family, sock->type, address, addrlen, 0, true);
+			  sock->sk->sk_family, sock->type, address, addrlen, 0, true,
+			  abstract_netns(sock, address, addrlen));
 	return 0;
 }
 
@@ -315,7 +340,7 @@ static int vigil_socket_listen(struct socket *sock, int backlog)
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_LISTEN, VIGIL_NET_LISTEN,
 			  sock->sk->sk_family, sock->type, NULL, 0,
-			  local_port(sock), true);
+			  local_port(sock), true, 0);
 	return 0;
 }
 
@@ -324,7 +349,7 @@ static int vigil_socket_accept(struct socket *sock, struct socket *newsock)
 	if (vigil_should_observe() && sock->sk)
 		net_event(VIGIL_OP_ACCEPT, VIGIL_NET_ACCEPT,
 			  sock->sk->sk_family, sock->type, NULL, 0,
-			  local_port(sock), true);
+			  local_port(sock), true, 0);
 	return 0;
 }
 
@@ -341,7 +366,8 @@ static int vigil_socket_sendmsg(struct socket *sock, struct msghdr *msg,
 	    !unix_path_addr(msg->msg_name, msg->msg_namelen))
 		net_event(VIGIL_OP_CONNECT, VIGIL_NET_CONNECT,
 			  sock->sk->sk_family, sock->type, msg->msg_name,
-			  msg->msg_namelen, 0, false);
+			  msg->msg_namelen, 0, false,
+			  abstract_netns(sock, msg->msg_name, msg->msg_namelen));
 	return 0;
 }
 

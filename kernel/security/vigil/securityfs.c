@@ -422,7 +422,7 @@ static int learned_show(struct seq_file *m, void *v)
 	char access[64];
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# seq verdict op access count first last uid mntns exe object via\n");
+		seq_puts(m, "# seq verdict op access count first last uid mntns exe object via [netns]\n");
 		return 0;
 	}
 	e = v;
@@ -439,6 +439,9 @@ static int learned_show(struct seq_file *m, void *v)
 	else
 		seq_puts(m, " ?");
 	via_field(m, e->key.subj);
+	/* Another network namespace's abstract unix name: its cookie. */
+	if (vigil_entry_netns(e))
+		seq_printf(m, " %llu", vigil_entry_netns(e));
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -24,8 +24,10 @@ struct vigil_key {
 	/*
 	 * A file: its inode's id, its parent directory's id, the mount and
 	 * a keyed hash of its name; a name in a directory: the directory's
-	 * id, 0, the mount and the name's hash. Other objects: 0, compared
-	 * by their string (by_name).
+	 * id, 0, the mount and the name's hash. Other objects: compared by
+	 * their string (by_name), obj_a an executable memfd's creator's
+	 * subject id + 1, obj_b an abstract unix name's network namespace
+	 * (vigil_entry_netns()), else 0.
 	 */
 	u64 obj_a;
 	u64 obj_b;
@@ -112,6 +114,12 @@ struct vigil_entry {
 	u16 objlen;
 	char obj[];
 };
+
+/* The network namespace cookie of a tuple's abstract unix name, or 0. */
+static inline u64 vigil_entry_netns(const struct vigil_entry *e)
+{
+	return e->key.by_name ? e->key.obj_b : 0;
+}
 
 /*
  * A reader's place in the table's fifo (the learned file): an entry of

@@ -63,7 +63,7 @@ line=$(grep -a " open r .* /usr/bin/sort $d/in.a " $VIGIL_FS/learned)
 t_match "the learned table's last column is that via" "$line" \
 	" /usr/bin/sort $d/in\\.a /[^ ]*/$q\$"
 t_match "its header names the column" "$(head -n 1 $VIGIL_FS/learned)" \
-	' exe object via$'
+	' exe object via( \[netns\])?$'
 svc_via=$(via_of "$r")
 t_match "the service's own record has the chain above it (no svc)" \
 	"$(vigil_lines "exe=\"$q\" path=\"/usr/bin/sort\"" | head -n 1)" \
