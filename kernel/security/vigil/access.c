@@ -392,30 +392,6 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj, u32 uid_key,
 	return mode;
 }
 
-/**
- * vigil_fast_mode - the fast path's mode when a policy is loaded
- * @subj: the subject
- * @uid_key: vigil_uid_key() of the access's uid
- *
- * Under rcu_read_lock(). Return: the subject's mode, and in the upper 32
- * bits the policy generation its tuples carry when it observes (returned,
- * not stored, so the inline caller keeps it in a register); mode
- * VIGIL_MODE_OFF when it observes with no block of its own (nothing to
- * count as a tuple).
- */
-u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key)
-{
-	const struct vigil_policy_subject *ps;
-	struct vigil_loaded_policy *lp;
-	enum vigil_mode mode = subject_mode(subj, uid_key, &lp, &ps);
-
-	if (mode != VIGIL_MODE_OBSERVE)
-		return mode;
-	if (!ps)
-		return VIGIL_MODE_OFF;
-	return (u64)lp->gen << 32 | mode;
-}
-
 void vigil_account_repeat(struct vigil_subject *subj, int verdict)
 {
 	account_repeat(subj, verdict);
@@ -467,7 +443,6 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	struct vigil_subject *subj = vigil_subject_of(cred);
 	const struct dentry *d = path->dentry;
 	struct vigil_file_probe p;
-	enum vigil_mode mode;
 	struct vigil_entry *e;
 	bool hit = false;
 
@@ -477,17 +452,11 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	p.fast = file_fast_key(d, path->mnt, op, access);
 	p.op = op;
 	p.access = access;
-	p.gen = 0;
 	p.uid_key = vigil_uid_key(cred->uid);
 	rcu_read_lock();
-	mode = vigil_mode_get();
-	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
-		u64 mode_gen = vigil_fast_mode(subj, p.uid_key);
-
-		mode = (u32)mode_gen;
-		p.gen = mode_gen >> 32;
-	}
-	if (mode == VIGIL_MODE_OFF)
+	if (vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+			       p.uid_key, vigil_mode_get(), &p.gen) ==
+	    VIGIL_MODE_OFF)
 		goto out;
 	e = READ_ONCE(*vigil_fast_slot_of(subj, p.fast));
 	if (!e)

@@ -63,7 +63,6 @@ struct vigil_access {
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
-u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key);
 void vigil_account_repeat(struct vigil_subject *subj, int verdict);
 bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 			u64 access, const struct path *path);
@@ -123,7 +122,8 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
  *
  * The subject's cache names the tuple the same compact access hit last:
  * when it is still in the table, under the same mode, policy generation
- * and namespace, count it as vigil_observe() would, without building,
+ * (the subject's block word, vigil_fast_mode_of(): no call while a loaded
+ * policy's block is cached) and namespace, count it as vigil_observe() would, without building,
  * hashing or looking up the object. Hooks call it before they build their
  * struct vigil_access (clearing it costs more than this check), and only
  * in task context. Never sleeps. Inline, and every branch counts: a
@@ -136,22 +136,16 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 					       u64 fast)
 {
 	struct vigil_subject *subj = vigil_subject_of(cred);
-	u32 gen = 0, uid_key = vigil_uid_key(cred->uid);
-	enum vigil_mode mode;
+	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
 	bool hit = false;
 
 	if (!subj || !fast)
 		return false;
 	rcu_read_lock();
-	mode = vigil_mode_get();
-	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
-		u64 mode_gen = vigil_fast_mode(subj, uid_key);
-
-		mode = (u32)mode_gen;
-		gen = mode_gen >> 32;
-	}
-	if (mode == VIGIL_MODE_OFF)
+	if (vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+			       uid_key, vigil_mode_get(), &gen) ==
+	    VIGIL_MODE_OFF)
 		goto out;
 	e = READ_ONCE(*vigil_fast_slot(subj, fast));
 	if (!e)

@@ -3,11 +3,13 @@
 #ifndef _SECURITY_VIGIL_STATE_H
 #define _SECURITY_VIGIL_STATE_H
 
+#include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
 #include "subject.h"
+#include "vigil.h"
 
 /* state.c: the loaded candidate policy, published with RCU. */
 struct vigil_policy;
@@ -23,6 +25,68 @@ extern struct mutex vigil_state_lock;
 const struct vigil_policy_subject *
 vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 		   enum vigil_uclass uclass);
+u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
+			    struct vigil_subject *subj,
+			    enum vigil_uclass uclass);
+
+/*
+ * A subject's block word (vigil_subject.block[], one per uid class): the
+ * policy generation it was found in, << 32; the block's index + 1 in the
+ * low bits (0: no block names the subject); and between them, for each
+ * global mode G, the mode the fast path counts the subject's accesses in
+ * (2 bits at VIGIL_BLOCK_MODES_SHIFT + 2 * G): the block's own mode if it
+ * sets one, else G; and off when that is observe with no block (nothing
+ * to count as a tuple: vigil_observe() accounts it). A word is a function
+ * of the policy and the subject only: every CPU computes the same one for
+ * a generation, and the global mode is read at each access, so a policy
+ * load, a block's mode and a change of the global mode are all seen by
+ * the next access.
+ */
+#define VIGIL_BLOCK_INDEX_MASK GENMASK_ULL(23, 0)
+#define VIGIL_BLOCK_MODES_SHIFT 24
+
+/* The fast path's mode under global mode @global (< VIGIL_MODE_COUNT). */
+static inline enum vigil_mode vigil_block_fast_mode(u64 word,
+						    enum vigil_mode global)
+{
+	return (word >> (VIGIL_BLOCK_MODES_SHIFT + 2 * global)) & 3;
+}
+
+/**
+ * vigil_fast_mode_of - the mode and generation of a repeat, inline
+ * @lp: the loaded policy (under rcu_read_lock()), or NULL
+ * @subj: the subject
+ * @uid_key: vigil_uid_key() of the access's uid
+ * @global: the global mode (vigil_mode_get())
+ * @ret_gen: set to the policy generation the subject's tuples carry in
+ *	observe mode, else to 0
+ *
+ * With no policy, the global mode. With one, the subject's block word for
+ * the uid class: a load and a compare of its generation with @lp's, the
+ * policy looked up out of line (vigil_policy_block_word()) only when they
+ * differ (the first access after a load).
+ *
+ * Return: the mode; VIGIL_MODE_OFF when the fast path counts nothing.
+ */
+static __always_inline enum vigil_mode
+vigil_fast_mode_of(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
+		   u32 uid_key, enum vigil_mode global, u32 *ret_gen)
+{
+	enum vigil_uclass uclass = vigil_uclass_of(uid_key);
+	enum vigil_mode mode;
+	u64 word;
+
+	*ret_gen = 0;
+	if (likely(!lp))
+		return global;
+	word = atomic64_read(&subj->block[uclass]);
+	if (unlikely(word >> 32 != lp->gen))
+		word = vigil_policy_block_word(lp, subj, uclass);
+	mode = vigil_block_fast_mode(word, global);
+	if (mode == VIGIL_MODE_OBSERVE)
+		*ret_gen = word >> 32;
+	return mode;
+}
 int vigil_policy_replace(const char *text, size_t len, char *err,
 			 size_t errsize);
 void vigil_active_update(void);

@@ -59,9 +59,10 @@ struct vigil_subject {
 	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
 	/*
 	 * Its block in the loaded policy for an access under each uid class
-	 * (enum vigil_uclass; state.c: vigil_policy_block()): the policy's
-	 * generation << 32 | the block's index + 1, or 0 in the low half
-	 * when no block names it; 0: not looked up yet.
+	 * (enum vigil_uclass; state.c: vigil_policy_block()): the block word
+	 * (state.h): the policy's generation << 32, the fast path's mode
+	 * under each global mode, the block's index + 1 (0 when no block
+	 * names it); 0: not looked up yet.
 	 */
 	atomic64_t block[VIGIL_UCLASS_COUNT];
 	u32 len;
