@@ -442,36 +442,52 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 {
 	struct vigil_subject *subj = vigil_subject_of(cred);
 	const struct dentry *d = path->dentry;
-	struct vigil_file_probe p;
+	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
 	bool hit = false;
+	u64 fast, stamp;
 
 	/* Hooks in task context only, as vigil_observe_fast(). */
 	if (!subj || d == path->mnt->mnt_root)
 		return false;
-	p.fast = file_fast_key(d, path->mnt, op, access);
-	p.op = op;
-	p.access = access;
-	p.uid_key = vigil_uid_key(cred->uid);
+	fast = file_fast_key(d, path->mnt, op, access);
 	rcu_read_lock();
 	if (vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
-			       p.uid_key, vigil_mode_get(), &p.gen) ==
+			       uid_key, vigil_mode_get(), &gen) ==
 	    VIGIL_MODE_OFF)
 		goto out;
-	e = READ_ONCE(*vigil_fast_slot_of(subj, p.fast));
+	e = READ_ONCE(*vigil_fast_slot_of(subj, fast));
 	if (!e)
 		goto out;
 	/* The stamp before the names: a move after it changes it. */
-	p.stamp = file_stamp();
-	p.mnt = path->mnt;
-	p.obj_a = inode_id_peek(d_backing_inode(d));
-	p.obj_b = inode_id_peek(d_backing_inode(READ_ONCE(d->d_parent)));
-	p.name = READ_ONCE(d->d_name.name);
-	p.nsx = !vigil_mntns_initial();
-	if (!vigil_file_fast_match(e, &p))
-		goto out;
+	stamp = file_stamp();
+	{
+		const struct dentry *parent = READ_ONCE(d->d_parent);
+		/*
+		 * Initialised in one go, so that the compiler keeps it in
+		 * registers: a probe on the stack is cleared first
+		 * (CONFIG_INIT_STACK_ALL_ZERO: a "rep stos", slow under
+		 * emulation).
+		 */
+		const struct vigil_file_probe p = {
+			.fast = fast,
+			.stamp = stamp,
+			.mnt = path->mnt,
+			.obj_a = inode_id_peek(d_backing_inode(d)),
+			.obj_b = inode_id_peek(d_backing_inode(parent)),
+			.name = READ_ONCE(d->d_name.name),
+			.access = access,
+			.gen = gen,
+			.uid_key = uid_key,
+			.op = op,
+			.nsx = !vigil_mntns_initial(),
+		};
+
+		if (!vigil_file_fast_match(e, &p))
+			goto out;
+	}
 	this_cpu_inc(vigil_stats.hook[op]);
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	vigil_entry_touch(e);
 	account_repeat(subj, e->verdict);
 	hit = true;
@@ -521,7 +537,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	mode = subject_mode(subj, uid_key, &lp, &ps);
 	if (mode == VIGIL_MODE_OFF)
 		goto out;
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	if (mode == VIGIL_MODE_OBSERVE && !ps) {
 		/* Observed, but no policy names it: nothing would deny. */
 		vigil_stat_inc(VIGIL_STAT_ALLOWED);

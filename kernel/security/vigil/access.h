@@ -156,7 +156,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	    (e->key.uid_key ^ uid_key) | READ_ONCE(e->dead))
 		goto out;
 	this_cpu_inc(vigil_stats.hook[op]);
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	vigil_entry_touch(e);
 	if (likely(e->verdict == VIGIL_VERDICT_LEARN))
 		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);

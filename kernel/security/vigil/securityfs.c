@@ -324,7 +324,7 @@ static void subject_show(const struct vigil_subject *s, void *arg)
 	struct seq_file *m = arg;
 
 	seq_printf(m, "%lld %lld %lld %lld %u",
-		   atomic64_read(&s->execs), atomic64_read(&s->events),
+		   atomic64_read(&s->execs), vigil_subject_events(s),
 		   atomic64_read(&s->first_sightings),
 		   atomic64_read(&s->would_deny), s->mntns);
 	seq_field(m, s->exe, s->len);

@@ -8,6 +8,7 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/list.h>
+#include <linux/percpu.h>
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
@@ -40,7 +41,12 @@ struct vigil_subject {
 	u32 hash;
 	u32 id;
 	atomic64_t execs;
-	atomic64_t events;
+	/*
+	 * Accesses counted, per CPU (vigil_subject_events()): a repeat adds
+	 * one without a locked instruction nor a cache line shared with the
+	 * other CPUs that run the same program.
+	 */
+	u64 __percpu *events;
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
 	u32 mntns;	/* 0: initial mount namespace, else its id */
@@ -116,6 +122,14 @@ static inline struct vigil_subject *vigil_subject_of(const struct cred *cred)
 {
 	return vigil_cred(cred)->subject;
 }
+
+/* Count an access of @s (vigil_subject.events); never sleeps. */
+static inline void vigil_subject_event(struct vigil_subject *s)
+{
+	this_cpu_inc(*s->events);
+}
+
+u64 vigil_subject_events(const struct vigil_subject *s);
 
 extern unsigned int vigil_max_subjects;
 int __init vigil_subject_hooks_init(void);
