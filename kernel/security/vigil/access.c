@@ -433,9 +433,11 @@ static void file_remember(struct vigil_entry *e, const struct vigil_key *key,
  * folder's ids, the name's bytes, op, access, generation, namespace, uid
  * key, not dead, and no folder moved nor mount changed since its moved
  * number was found (file_stamp()). Builds, hashes and looks up nothing;
- * never sleeps, takes no lock.
+ * never sleeps, takes no lock. A task with no subject and a subject
+ * observed with no block of its own are done here too, as
+ * vigil_observe_fast() does them.
  *
- * Return: true when counted; false when vigil_observe() must be called.
+ * Return: true when done; false when vigil_observe() must be called.
  */
 bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 			u64 access, const struct path *path)
@@ -444,18 +446,30 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	const struct dentry *d = path->dentry;
 	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
 	u64 fast, stamp;
 
-	/* Hooks in task context only, as vigil_observe_fast(). */
-	if (!subj || d == path->mnt->mnt_root)
-		return false;
-	fast = file_fast_key(d, path->mnt, op, access);
+	/*
+	 * A task with no subject is not observed (vigil_observe(), which
+	 * counts an access outside task context as skipped).
+	 */
+	if (unlikely(!subj))
+		return in_task();
 	rcu_read_lock();
-	if (vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
-			       uid_key, vigil_mode_get(), &gen) ==
-	    VIGIL_MODE_OFF)
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (mode == VIGIL_MODE_OFF)
 		goto out;
+	/* Hooks in task context only, as vigil_observe_fast(). */
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
+	if (d == path->mnt->mnt_root)
+		goto out;
+	fast = file_fast_key(d, path->mnt, op, access);
 	e = READ_ONCE(*vigil_fast_slot_of(subj, fast));
 	if (!e)
 		goto out;

@@ -113,6 +113,19 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
 	return !strcmp(p->name, e->obj + e->objlen - e->namelen);
 }
 
+/*
+ * An access of a subject that observe mode judges with no block of its own
+ * (VIGIL_FAST_UNNAMED): counted as vigil_observe() counts it, nothing
+ * would deny it and no tuple is kept.
+ */
+static __always_inline void vigil_count_unnamed(struct vigil_subject *subj,
+						enum vigil_op op)
+{
+	this_cpu_inc(vigil_stats.hook[op]);
+	vigil_subject_event(subj);
+	vigil_stat_inc(VIGIL_STAT_ALLOWED);
+}
+
 /**
  * vigil_observe_fast - count a repeat of a compact access cheaply
  * @cred: the credentials of the subject
@@ -127,9 +140,12 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
  * hashing or looking up the object. Hooks call it before they build their
  * struct vigil_access (clearing it costs more than this check), and only
  * in task context. Never sleeps. Inline, and every branch counts: a
- * capability check is a cheap system call (tests/bench/steady-ab).
+ * capability check is a cheap system call (tests/bench/steady-ab). A task
+ * with no subject (exec'd while vigil was off, or before it) and a subject
+ * observed with no block of its own are done here too, as vigil_observe()
+ * would do them, before the hook builds anything.
  *
- * Return: true when counted; false when vigil_observe() must be called.
+ * Return: true when done; false when vigil_observe() must be called.
  */
 static __always_inline bool vigil_observe_fast(const struct cred *cred,
 					       enum vigil_op op, u64 access,
@@ -138,15 +154,23 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	struct vigil_subject *subj = vigil_subject_of(cred);
 	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
 
-	if (!subj || !fast)
+	if (unlikely(!subj))
+		return true;	/* not observed: vigil_observe() returns too */
+	if (!fast)
 		return false;
 	rcu_read_lock();
-	if (vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
-			       uid_key, vigil_mode_get(), &gen) ==
-	    VIGIL_MODE_OFF)
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (mode == VIGIL_MODE_OFF)
 		goto out;
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
 	e = READ_ONCE(*vigil_fast_slot(subj, fast));
 	if (!e)
 		goto out;

@@ -167,9 +167,9 @@ static void file_fast_key_parts(struct kunit *test)
 }
 
 /* The fast path's mode and generation of @s's access as @uid_key. */
-static enum vigil_mode fast_mode(struct vigil_loaded_policy *lp,
-				 struct vigil_subject *s, u32 uid_key,
-				 enum vigil_mode global, u32 *gen)
+static unsigned int fast_mode(struct vigil_loaded_policy *lp,
+			      struct vigil_subject *s, u32 uid_key,
+			      enum vigil_mode global, u32 *gen)
 {
 	*gen = 0xdead;
 	return vigil_fast_mode_of(lp, s, uid_key, global, gen);
@@ -206,7 +206,7 @@ static struct vigil_subject *subject_a(struct kunit *test)
  */
 static void expect_fast(struct kunit *test, struct vigil_loaded_policy *lp,
 			struct vigil_subject *s, u32 uid,
-			enum vigil_mode global, enum vigil_mode want,
+			enum vigil_mode global, unsigned int want,
 			u32 want_gen)
 {
 	u32 gen;
@@ -269,9 +269,10 @@ static void fast_mode_reload(struct kunit *test)
 	expect_fast(test, lp, s, user, VIGIL_MODE_OFF, VIGIL_MODE_LEARN, 0);
 	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_LEARN,
 		    0);
-	/* Not named: observed, nothing to count; learning still learns. */
+	/* Not named: observed, only counted; learning still learns. */
 	load(test, lp, "subject /usr/bin/b observe {\n}\n", 5);
-	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_OFF, 0);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_FAST_UNNAMED,
+		    0);
 	expect_fast(test, lp, s, user, VIGIL_MODE_LEARN, VIGIL_MODE_LEARN, 0);
 	/* Named again: the new generation, not a cached one. */
 	load(test, lp, "subject /usr/bin/a {\n}\n", 6);
@@ -315,7 +316,7 @@ static void fast_mode_uclass(struct kunit *test)
 		expect_fast(test, lp, s, 100, VIGIL_MODE_LEARN,
 			    VIGIL_MODE_LEARN, 0);
 		expect_fast(test, lp, s, 100, VIGIL_MODE_OBSERVE,
-			    VIGIL_MODE_OFF, 0);
+			    VIGIL_FAST_UNNAMED, 0);
 	}
 	vigil_policy_free(lp->policy);
 }

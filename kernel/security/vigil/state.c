@@ -25,14 +25,16 @@ u32 vigil_policy_gen(void)
 }
 
 /*
- * Block modes are modes (a block word holds them as such) and a block's
- * index fits its field.
+ * Block modes are modes (a block word holds them as such), a word's fast
+ * modes (VIGIL_FAST_UNNAMED too) fit 2 bits each, and a block's index
+ * fits its field.
  */
 static_assert((int)VIGIL_MODE_OFF == VIGIL_POLICY_MODE_OFF);
 static_assert((int)VIGIL_MODE_LEARN == VIGIL_POLICY_MODE_LEARN);
 static_assert((int)VIGIL_MODE_OBSERVE == VIGIL_POLICY_MODE_OBSERVE);
-static_assert(VIGIL_MODE_COUNT <= 4 &&
-	      VIGIL_BLOCK_MODES_SHIFT + 2 * VIGIL_MODE_COUNT <= 32);
+static_assert((int)VIGIL_MODE_COUNT <= VIGIL_FAST_UNNAMED);
+static_assert(VIGIL_FAST_UNNAMED <= 3);
+static_assert(VIGIL_BLOCK_MODES_SHIFT + 2 * VIGIL_MODE_COUNT <= 32);
 static_assert(VIGIL_POLICY_MAX_SUBJECTS < VIGIL_BLOCK_INDEX_MASK);
 
 /* The block word (state.h) of block @ps, index @n - 1, in generation @gen. */
@@ -41,12 +43,13 @@ static u64 block_word(u32 gen, unsigned int n,
 {
 	int own = vigil_policy_subject_mode(ps);
 	u64 word = (u64)gen << 32 | n;
-	enum vigil_mode global, mode;
+	enum vigil_mode global;
+	unsigned int mode;
 
 	for (global = 0; global < VIGIL_MODE_COUNT; global++) {
 		mode = own >= 0 ? own : global;
 		if (mode == VIGIL_MODE_OBSERVE && !ps)
-			mode = VIGIL_MODE_OFF;
+			mode = VIGIL_FAST_UNNAMED;
 		word |= (u64)mode << (VIGIL_BLOCK_MODES_SHIFT + 2 * global);
 	}
 	return word;

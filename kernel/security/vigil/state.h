@@ -35,8 +35,8 @@ u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
  * low bits (0: no block names the subject); and between them, for each
  * global mode G, the mode the fast path counts the subject's accesses in
  * (2 bits at VIGIL_BLOCK_MODES_SHIFT + 2 * G): the block's own mode if it
- * sets one, else G; and off when that is observe with no block (nothing
- * to count as a tuple: vigil_observe() accounts it). A word is a function
+ * sets one, else G; and VIGIL_FAST_UNNAMED when that is observe with no
+ * block (nothing would deny: the access is only counted). A word is a function
  * of the policy and the subject only: every CPU computes the same one for
  * a generation, and the global mode is read at each access, so a policy
  * load, a block's mode and a change of the global mode are all seen by
@@ -44,10 +44,20 @@ u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
  */
 #define VIGIL_BLOCK_INDEX_MASK GENMASK_ULL(23, 0)
 #define VIGIL_BLOCK_MODES_SHIFT 24
+/*
+ * A fast mode besides enum vigil_mode's: observe mode for a subject no
+ * block names. Nothing would deny its accesses and no tuple is kept for
+ * them: they are only counted, as vigil_observe() counts them
+ * (vigil_count_unnamed()).
+ */
+#define VIGIL_FAST_UNNAMED 3
 
-/* The fast path's mode under global mode @global (< VIGIL_MODE_COUNT). */
-static inline enum vigil_mode vigil_block_fast_mode(u64 word,
-						    enum vigil_mode global)
+/*
+ * The fast path's mode under global mode @global (< VIGIL_MODE_COUNT): an
+ * enum vigil_mode or VIGIL_FAST_UNNAMED.
+ */
+static inline unsigned int vigil_block_fast_mode(u64 word,
+						 enum vigil_mode global)
 {
 	return (word >> (VIGIL_BLOCK_MODES_SHIFT + 2 * global)) & 3;
 }
@@ -66,14 +76,15 @@ static inline enum vigil_mode vigil_block_fast_mode(u64 word,
  * policy looked up out of line (vigil_policy_block_word()) only when they
  * differ (the first access after a load).
  *
- * Return: the mode; VIGIL_MODE_OFF when the fast path counts nothing.
+ * Return: the mode (VIGIL_MODE_OFF: the fast path counts nothing), or
+ * VIGIL_FAST_UNNAMED.
  */
-static __always_inline enum vigil_mode
+static __always_inline unsigned int
 vigil_fast_mode_of(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 		   u32 uid_key, enum vigil_mode global, u32 *ret_gen)
 {
 	enum vigil_uclass uclass = vigil_uclass_of(uid_key);
-	enum vigil_mode mode;
+	unsigned int mode;
 	u64 word;
 
 	*ret_gen = 0;
