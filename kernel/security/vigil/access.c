@@ -459,7 +459,7 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	rcu_read_lock();
 	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
 				  uid_key, vigil_mode_get(), &gen);
-	if (mode == VIGIL_MODE_OFF)
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
 	/* Hooks in task context only, as vigil_observe_fast(). */
 	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
@@ -503,7 +503,7 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	this_cpu_inc(vigil_stats.hook[op]);
 	vigil_subject_event(subj);
 	vigil_entry_touch(e);
-	account_repeat(subj, e->verdict);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();

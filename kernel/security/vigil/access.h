@@ -126,6 +126,23 @@ static __always_inline void vigil_count_unnamed(struct vigil_subject *subj,
 	vigil_stat_inc(VIGIL_STAT_ALLOWED);
 }
 
+/*
+ * Count a repeat of a tuple of @verdict as vigil_observe() does: learned,
+ * suppressed; allowed, allowed; a would-be denial out of line (it is also
+ * the subject's).
+ */
+static __always_inline void vigil_count_repeat(struct vigil_subject *subj,
+					       u8 verdict)
+{
+	if (unlikely(verdict == VIGIL_VERDICT_DENY)) {
+		vigil_account_repeat(subj, verdict);
+		return;
+	}
+	this_cpu_inc(vigil_stats.stat[verdict == VIGIL_VERDICT_ALLOW ?
+				      VIGIL_STAT_ALLOWED :
+				      VIGIL_STAT_SUPPRESSED]);
+}
+
 /**
  * vigil_observe_fast - count a repeat of a compact access cheaply
  * @cred: the credentials of the subject
@@ -164,7 +181,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	rcu_read_lock();
 	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
 				  uid_key, vigil_mode_get(), &gen);
-	if (mode == VIGIL_MODE_OFF)
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
 	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
 		vigil_count_unnamed(subj, op);
@@ -182,10 +199,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	this_cpu_inc(vigil_stats.hook[op]);
 	vigil_subject_event(subj);
 	vigil_entry_touch(e);
-	if (likely(e->verdict == VIGIL_VERDICT_LEARN))
-		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);
-	else
-		vigil_account_repeat(subj, e->verdict);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();

@@ -15,6 +15,8 @@
 
 DEFINE_STATIC_KEY_FALSE(vigil_active);
 struct vigil_loaded_policy __rcu *vigil_policy_current;
+/* What the fast path reads while no policy is loaded (state.h). */
+const struct vigil_loaded_policy vigil_no_policy = { .gen = 0 };
 /* Serialises policy replacement, mode changes and the static key. */
 DEFINE_MUTEX(vigil_state_lock);
 static u32 policy_gen;

@@ -51,6 +51,14 @@ u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
  * (vigil_count_unnamed()).
  */
 #define VIGIL_FAST_UNNAMED 3
+/*
+ * The word of every subject while no policy is loaded: generation 0 (no
+ * policy has it: vigil_no_policy's), each global mode's own mode.
+ */
+#define VIGIL_BLOCK_WORD_NO_POLICY					\
+	((u64)VIGIL_MODE_LEARN << (VIGIL_BLOCK_MODES_SHIFT + 2 * VIGIL_MODE_LEARN) | \
+	 (u64)VIGIL_MODE_OBSERVE << (VIGIL_BLOCK_MODES_SHIFT + 2 * VIGIL_MODE_OBSERVE))
+extern const struct vigil_loaded_policy vigil_no_policy;
 
 /*
  * The fast path's mode under global mode @global (< VIGIL_MODE_COUNT): an
@@ -74,7 +82,9 @@ static inline unsigned int vigil_block_fast_mode(u64 word,
  * With no policy, the global mode. With one, the subject's block word for
  * the uid class: a load and a compare of its generation with @lp's, the
  * policy looked up out of line (vigil_policy_block_word()) only when they
- * differ (the first access after a load).
+ * differ (the first access after a load). Without a branch on whether a
+ * policy is loaded (under emulation each branch taken costs): with none,
+ * the word is VIGIL_BLOCK_WORD_NO_POLICY, of vigil_no_policy's generation.
  *
  * Return: the mode (VIGIL_MODE_OFF: the fast path counts nothing), or
  * VIGIL_FAST_UNNAMED.
@@ -83,19 +93,19 @@ static __always_inline unsigned int
 vigil_fast_mode_of(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 		   u32 uid_key, enum vigil_mode global, u32 *ret_gen)
 {
+	const struct vigil_loaded_policy *p = lp ? lp : &vigil_no_policy;
 	enum vigil_uclass uclass = vigil_uclass_of(uid_key);
+	u64 loaded = -(u64)!!lp;	/* all ones with a policy */
 	unsigned int mode;
 	u64 word;
 
-	*ret_gen = 0;
-	if (likely(!lp))
-		return global;
-	word = atomic64_read(&subj->block[uclass]);
-	if (unlikely(word >> 32 != lp->gen))
+	word = (atomic64_read(&subj->block[uclass]) & loaded) |
+	       (VIGIL_BLOCK_WORD_NO_POLICY & ~loaded);
+	if (unlikely(word >> 32 != p->gen))
 		word = vigil_policy_block_word(lp, subj, uclass);
 	mode = vigil_block_fast_mode(word, global);
-	if (mode == VIGIL_MODE_OBSERVE)
-		*ret_gen = word >> 32;
+	/* The generation in observe mode, else 0; no branch either. */
+	*ret_gen = (word >> 32) & -(u32)(mode == VIGIL_MODE_OBSERVE);
 	return mode;
 }
 int vigil_policy_replace(const char *text, size_t len, char *err,
