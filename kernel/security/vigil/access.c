@@ -392,30 +392,6 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj, u32 uid_key,
 	return mode;
 }
 
-/**
- * vigil_fast_mode - the fast path's mode when a policy is loaded
- * @subj: the subject
- * @uid_key: vigil_uid_key() of the access's uid
- *
- * Under rcu_read_lock(). Return: the subject's mode, and in the upper 32
- * bits the policy generation its tuples carry when it observes (returned,
- * not stored, so the inline caller keeps it in a register); mode
- * VIGIL_MODE_OFF when it observes with no block of its own (nothing to
- * count as a tuple).
- */
-u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key)
-{
-	const struct vigil_policy_subject *ps;
-	struct vigil_loaded_policy *lp;
-	enum vigil_mode mode = subject_mode(subj, uid_key, &lp, &ps);
-
-	if (mode != VIGIL_MODE_OBSERVE)
-		return mode;
-	if (!ps)
-		return VIGIL_MODE_OFF;
-	return (u64)lp->gen << 32 | mode;
-}
-
 void vigil_account_repeat(struct vigil_subject *subj, int verdict)
 {
 	account_repeat(subj, verdict);
@@ -457,54 +433,77 @@ static void file_remember(struct vigil_entry *e, const struct vigil_key *key,
  * folder's ids, the name's bytes, op, access, generation, namespace, uid
  * key, not dead, and no folder moved nor mount changed since its moved
  * number was found (file_stamp()). Builds, hashes and looks up nothing;
- * never sleeps, takes no lock.
+ * never sleeps, takes no lock. A task with no subject and a subject
+ * observed with no block of its own are done here too, as
+ * vigil_observe_fast() does them.
  *
- * Return: true when counted; false when vigil_observe() must be called.
+ * Return: true when done; false when vigil_observe() must be called.
  */
 bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 			u64 access, const struct path *path)
 {
 	struct vigil_subject *subj = vigil_subject_of(cred);
 	const struct dentry *d = path->dentry;
-	struct vigil_file_probe p;
-	enum vigil_mode mode;
+	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
+	u64 fast, stamp;
 
-	/* Hooks in task context only, as vigil_observe_fast(). */
-	if (!subj || d == path->mnt->mnt_root)
-		return false;
-	p.fast = file_fast_key(d, path->mnt, op, access);
-	p.op = op;
-	p.access = access;
-	p.gen = 0;
-	p.uid_key = vigil_uid_key(cred->uid);
+	/*
+	 * A task with no subject is not observed (vigil_observe(), which
+	 * counts an access outside task context as skipped).
+	 */
+	if (unlikely(!subj))
+		return in_task();
 	rcu_read_lock();
-	mode = vigil_mode_get();
-	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
-		u64 mode_gen = vigil_fast_mode(subj, p.uid_key);
-
-		mode = (u32)mode_gen;
-		p.gen = mode_gen >> 32;
-	}
-	if (mode == VIGIL_MODE_OFF)
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
-	e = READ_ONCE(*vigil_fast_slot_of(subj, p.fast));
+	/* Hooks in task context only, as vigil_observe_fast(). */
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
+	if (d == path->mnt->mnt_root)
+		goto out;
+	fast = file_fast_key(d, path->mnt, op, access);
+	e = READ_ONCE(*vigil_fast_slot_of(subj, fast));
 	if (!e)
 		goto out;
 	/* The stamp before the names: a move after it changes it. */
-	p.stamp = file_stamp();
-	p.mnt = path->mnt;
-	p.obj_a = inode_id_peek(d_backing_inode(d));
-	p.obj_b = inode_id_peek(d_backing_inode(READ_ONCE(d->d_parent)));
-	p.name = READ_ONCE(d->d_name.name);
-	p.nsx = !vigil_mntns_initial();
-	if (!vigil_file_fast_match(e, &p))
-		goto out;
+	stamp = file_stamp();
+	{
+		const struct dentry *parent = READ_ONCE(d->d_parent);
+		/*
+		 * Initialised in one go, so that the compiler keeps it in
+		 * registers: a probe on the stack is cleared first
+		 * (CONFIG_INIT_STACK_ALL_ZERO: a "rep stos", slow under
+		 * emulation).
+		 */
+		const struct vigil_file_probe p = {
+			.fast = fast,
+			.stamp = stamp,
+			.mnt = path->mnt,
+			.obj_a = inode_id_peek(d_backing_inode(d)),
+			.obj_b = inode_id_peek(d_backing_inode(parent)),
+			.name = READ_ONCE(d->d_name.name),
+			.access = access,
+			.gen = gen,
+			.uid_key = uid_key,
+			.op = op,
+			.nsx = !vigil_mntns_initial(),
+		};
+
+		if (!vigil_file_fast_match(e, &p))
+			goto out;
+	}
 	this_cpu_inc(vigil_stats.hook[op]);
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	vigil_entry_touch(e);
-	account_repeat(subj, e->verdict);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();
@@ -553,7 +552,7 @@ void vigil_observe(const struct cred *cred, struct vigil_access *acc)
 	mode = subject_mode(subj, uid_key, &lp, &ps);
 	if (mode == VIGIL_MODE_OFF)
 		goto out;
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	if (mode == VIGIL_MODE_OBSERVE && !ps) {
 		/* Observed, but no policy names it: nothing would deny. */
 		vigil_stat_inc(VIGIL_STAT_ALLOWED);

@@ -69,7 +69,6 @@ struct vigil_access {
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
-u64 vigil_fast_mode(struct vigil_subject *subj, u32 uid_key);
 void vigil_account_repeat(struct vigil_subject *subj, int verdict);
 bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 			u64 access, const struct path *path);
@@ -120,6 +119,36 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
 	return !strcmp(p->name, e->obj + e->objlen - e->namelen);
 }
 
+/*
+ * An access of a subject that observe mode judges with no block of its own
+ * (VIGIL_FAST_UNNAMED): counted as vigil_observe() counts it, nothing
+ * would deny it and no tuple is kept.
+ */
+static __always_inline void vigil_count_unnamed(struct vigil_subject *subj,
+						enum vigil_op op)
+{
+	this_cpu_inc(vigil_stats.hook[op]);
+	vigil_subject_event(subj);
+	vigil_stat_inc(VIGIL_STAT_ALLOWED);
+}
+
+/*
+ * Count a repeat of a tuple of @verdict as vigil_observe() does: learned,
+ * suppressed; allowed, allowed; a would-be denial out of line (it is also
+ * the subject's).
+ */
+static __always_inline void vigil_count_repeat(struct vigil_subject *subj,
+					       u8 verdict)
+{
+	if (unlikely(verdict == VIGIL_VERDICT_DENY)) {
+		vigil_account_repeat(subj, verdict);
+		return;
+	}
+	this_cpu_inc(vigil_stats.stat[verdict == VIGIL_VERDICT_ALLOW ?
+				      VIGIL_STAT_ALLOWED :
+				      VIGIL_STAT_SUPPRESSED]);
+}
+
 /**
  * vigil_observe_fast - count a repeat of a compact access cheaply
  * @cred: the credentials of the subject
@@ -129,36 +158,42 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
  *
  * The subject's cache names the tuple the same compact access hit last:
  * when it is still in the table, under the same mode, policy generation
- * and namespace, count it as vigil_observe() would, without building,
+ * (the subject's block word, vigil_fast_mode_of(): no call while a loaded
+ * policy's block is cached) and namespace, count it as vigil_observe() would, without building,
  * hashing or looking up the object. Hooks call it before they build their
  * struct vigil_access (clearing it costs more than this check), and only
  * in task context. Never sleeps. Inline, and every branch counts: a
- * capability check is a cheap system call (tests/bench/steady-ab).
+ * capability check is a cheap system call (tests/bench/steady-ab). A task
+ * with no subject (exec'd while vigil was off, or before it) and a subject
+ * observed with no block of its own are done here too, as vigil_observe()
+ * would do them, before the hook builds anything.
  *
- * Return: true when counted; false when vigil_observe() must be called.
+ * Return: true when done; false when vigil_observe() must be called.
  */
 static __always_inline bool vigil_observe_fast(const struct cred *cred,
 					       enum vigil_op op, u64 access,
 					       u64 fast)
 {
 	struct vigil_subject *subj = vigil_subject_of(cred);
-	u32 gen = 0, uid_key = vigil_uid_key(cred->uid);
-	enum vigil_mode mode;
+	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
 
-	if (!subj || !fast)
+	if (unlikely(!subj))
+		return true;	/* not observed: vigil_observe() returns too */
+	if (!fast)
 		return false;
 	rcu_read_lock();
-	mode = vigil_mode_get();
-	if (unlikely(rcu_access_pointer(vigil_policy_current))) {
-		u64 mode_gen = vigil_fast_mode(subj, uid_key);
-
-		mode = (u32)mode_gen;
-		gen = mode_gen >> 32;
-	}
-	if (mode == VIGIL_MODE_OFF)
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
 	e = READ_ONCE(*vigil_fast_slot(subj, fast));
 	if (!e)
 		goto out;
@@ -168,12 +203,9 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	    (e->key.uid_key ^ uid_key) | READ_ONCE(e->dead))
 		goto out;
 	this_cpu_inc(vigil_stats.hook[op]);
-	atomic64_inc(&subj->events);
+	vigil_subject_event(subj);
 	vigil_entry_touch(e);
-	if (likely(e->verdict == VIGIL_VERDICT_LEARN))
-		vigil_stat_inc(VIGIL_STAT_SUPPRESSED);
-	else
-		vigil_account_repeat(subj, e->verdict);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();

@@ -3,6 +3,10 @@
  * vigil: KUnit tests of the file fast path's check (access.h:
  * vigil_file_fast_match()): a cached tuple counts a file access only when
  * it is exactly that access's tuple. Guest test: tests/vm/t/89-file-fast.sh.
+ * And the mode every fast path counts a repeat in (state.h:
+ * vigil_fast_mode_of()), read from the subject's cached block word: a new
+ * policy, a block's own mode and the global mode are seen by the next
+ * repeat, never a stale word's.
  */
 
 #include <kunit/test.h>
@@ -11,6 +15,8 @@
 #include <linux/string.h>
 
 #include "access.h"
+#include "policy.h"
+#include "state.h"
 #include "subject.h"
 #include "table.h"
 #include "vigil.h"
@@ -160,6 +166,161 @@ static void file_fast_key_parts(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vigil_file_fast_match(e, &p));
 }
 
+/* The fast path's mode and generation of @s's access as @uid_key. */
+static unsigned int fast_mode(struct vigil_loaded_policy *lp,
+			      struct vigil_subject *s, u32 uid_key,
+			      enum vigil_mode global, u32 *gen)
+{
+	*gen = 0xdead;
+	return vigil_fast_mode_of(lp, s, uid_key, global, gen);
+}
+
+/* Load @text as generation @gen into @lp, freeing the one it held. */
+static void load(struct kunit *test, struct vigil_loaded_policy *lp,
+		 const char *text, u32 gen)
+{
+	struct vigil_policy *p;
+
+	KUNIT_ASSERT_EQ(test, vigil_policy_parse(text, strlen(text), &p, NULL),
+			0);
+	if (lp->policy)
+		vigil_policy_free(lp->policy);
+	lp->policy = p;
+	lp->gen = gen;
+}
+
+static struct vigil_subject *subject_a(struct kunit *test)
+{
+	struct vigil_subject *s;
+
+	s = kunit_kzalloc(test, struct_size(s, exe, 32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->len = strlen("/usr/bin/a");
+	memcpy(s->exe, "/usr/bin/a", s->len);
+	return s;
+}
+
+/*
+ * Expect @want and @want_gen of @s's access as @uid under global mode
+ * @global.
+ */
+static void expect_fast(struct kunit *test, struct vigil_loaded_policy *lp,
+			struct vigil_subject *s, u32 uid,
+			enum vigil_mode global, unsigned int want,
+			u32 want_gen)
+{
+	u32 gen;
+
+	KUNIT_EXPECT_EQ_MSG(test, fast_mode(lp, s, uid, global, &gen), want,
+			    "uid key %u, global %d", uid, global);
+	KUNIT_EXPECT_EQ_MSG(test, gen, want_gen, "uid key %u, global %d",
+			    uid, global);
+}
+
+/*
+ * Each policy load is a new generation: the word cached for the last one
+ * is stale, and the next repeat takes the new block's mode and generation
+ * (observe: the generation its tuples carry); a block's own mode wins over
+ * the global one, which is read at each repeat.
+ */
+static void fast_mode_reload(struct kunit *test)
+{
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *s = subject_a(test);
+	const u32 user = VIGIL_UID_KEY_USERS;
+	int round;
+
+	lp = kunit_kzalloc(test, sizeof(*lp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lp);
+	/* No policy: the global mode. */
+	expect_fast(test, NULL, s, user, VIGIL_MODE_OFF, VIGIL_MODE_OFF, 0);
+	expect_fast(test, NULL, s, user, VIGIL_MODE_LEARN, VIGIL_MODE_LEARN, 0);
+	expect_fast(test, NULL, s, user, VIGIL_MODE_OBSERVE,
+		    VIGIL_MODE_OBSERVE, 0);
+
+	load(test, lp, "subject /usr/bin/a {\n\tfile r /etc/a\n}\n", 1);
+	/* The second round reads the word the first cached. */
+	for (round = 0; round < 2; round++) {
+		expect_fast(test, lp, s, user, VIGIL_MODE_OFF, VIGIL_MODE_OFF,
+			    0);
+		expect_fast(test, lp, s, user, VIGIL_MODE_LEARN,
+			    VIGIL_MODE_LEARN, 0);
+		expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE,
+			    VIGIL_MODE_OBSERVE, 1);
+	}
+	/* Cached: the same answer though the subject's name now says b. */
+	memcpy(s->exe, "/usr/bin/b", s->len);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_OBSERVE,
+		    1);
+	memcpy(s->exe, "/usr/bin/a", s->len);
+
+	/* A block that observes whatever the global mode. */
+	load(test, lp, "subject /usr/bin/a observe {\n}\n", 2);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OFF, VIGIL_MODE_OBSERVE, 2);
+	expect_fast(test, lp, s, user, VIGIL_MODE_LEARN, VIGIL_MODE_OBSERVE, 2);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE,
+		    VIGIL_MODE_OBSERVE, 2);
+	/* ... that is off ... */
+	load(test, lp, "subject /usr/bin/a off {\n}\n", 3);
+	expect_fast(test, lp, s, user, VIGIL_MODE_LEARN, VIGIL_MODE_OFF, 0);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_OFF, 0);
+	/* ... that learns: tuples of generation 0. */
+	load(test, lp, "subject /usr/bin/a learn {\n}\n", 4);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OFF, VIGIL_MODE_LEARN, 0);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_LEARN,
+		    0);
+	/* Not named: observed, only counted; learning still learns. */
+	load(test, lp, "subject /usr/bin/b observe {\n}\n", 5);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_FAST_UNNAMED,
+		    0);
+	expect_fast(test, lp, s, user, VIGIL_MODE_LEARN, VIGIL_MODE_LEARN, 0);
+	/* Named again: the new generation, not a cached one. */
+	load(test, lp, "subject /usr/bin/a {\n}\n", 6);
+	expect_fast(test, lp, s, user, VIGIL_MODE_OBSERVE, VIGIL_MODE_OBSERVE,
+		    6);
+	/* The slow path finds the block the fast path cached. */
+	KUNIT_EXPECT_PTR_EQ(test, vigil_policy_block(lp, s, VIGIL_UCLASS_USER),
+			    vigil_policy_subject_at(lp->policy, 0));
+	vigil_policy_free(lp->policy);
+}
+
+/*
+ * One word per uid class: an access as root, a system account or a user
+ * takes its own class's block, each cached on its own.
+ */
+static void fast_mode_uclass(struct kunit *test)
+{
+	struct vigil_loaded_policy *lp;
+	struct vigil_subject *s = subject_a(test);
+	int round;
+
+	KUNIT_EXPECT_EQ(test, vigil_uclass_of(0), VIGIL_UCLASS_ROOT);
+	KUNIT_EXPECT_EQ(test, vigil_uclass_of(1), VIGIL_UCLASS_SYSTEM);
+	KUNIT_EXPECT_EQ(test, vigil_uclass_of(VIGIL_SYS2_UID_MAX),
+			VIGIL_UCLASS_SYSTEM);
+	KUNIT_EXPECT_EQ(test, vigil_uclass_of(VIGIL_UID_KEY_USERS),
+			VIGIL_UCLASS_USER);
+	KUNIT_EXPECT_EQ(test, vigil_uid_key(KUIDT_INIT(1000)),
+			VIGIL_UID_KEY_USERS);
+	lp = kunit_kzalloc(test, sizeof(*lp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lp);
+	load(test, lp,
+	     "subject /usr/bin/a uid root observe {\n}\n"
+	     "subject /usr/bin/a uid user off {\n}\n", 9);
+	for (round = 0; round < 2; round++) {
+		expect_fast(test, lp, s, 0, VIGIL_MODE_LEARN,
+			    VIGIL_MODE_OBSERVE, 9);
+		expect_fast(test, lp, s, VIGIL_UID_KEY_USERS,
+			    VIGIL_MODE_LEARN, VIGIL_MODE_OFF, 0);
+		/* No block for system accounts: the global mode. */
+		expect_fast(test, lp, s, 100, VIGIL_MODE_LEARN,
+			    VIGIL_MODE_LEARN, 0);
+		expect_fast(test, lp, s, 100, VIGIL_MODE_OBSERVE,
+			    VIGIL_FAST_UNNAMED, 0);
+	}
+	vigil_policy_free(lp->policy);
+}
+
 static struct kunit_case vigil_access_test_cases[] = {
 	KUNIT_CASE(file_fast_hit),
 	KUNIT_CASE(file_fast_renamed),
@@ -167,6 +328,8 @@ static struct kunit_case vigil_access_test_cases[] = {
 	KUNIT_CASE(file_fast_other_mount),
 	KUNIT_CASE(file_fast_evicted),
 	KUNIT_CASE(file_fast_key_parts),
+	KUNIT_CASE(fast_mode_reload),
+	KUNIT_CASE(fast_mode_uclass),
 	{}
 };
 

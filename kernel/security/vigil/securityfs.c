@@ -337,7 +337,7 @@ static void subject_show(const struct vigil_subject *s, void *arg)
 	struct seq_file *m = arg;
 
 	seq_printf(m, "%lld %lld %lld %lld",
-		   atomic64_read(&s->execs), atomic64_read(&s->events),
+		   atomic64_read(&s->execs), vigil_subject_events(s),
 		   atomic64_read(&s->first_sightings),
 		   atomic64_read(&s->would_deny));
 	mntns_field(m, s->mntns, s->mntns_id);

@@ -27,6 +27,8 @@
 #include <linux/limits.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "bounds.h"
@@ -90,6 +92,11 @@ static struct vigil_subject *subject_new(const char *exe, size_t len,
 	s = kzalloc(struct_size(s, exe, len + 1 + via_len + 1), GFP_KERNEL);
 	if (!s)
 		return NULL;
+	s->events = alloc_percpu(u64);
+	if (!s->events) {
+		kfree(s);
+		return NULL;
+	}
 	memcpy(s->exe, exe, len);
 	s->len = len;
 	memcpy(s->exe + len + 1, via, via_len);
@@ -131,6 +138,39 @@ struct vigil_subject *vigil_subject_tryget(struct vigil_subject *s)
 	return refcount_inc_not_zero(&s->ref) ? s : NULL;
 }
 
+/* Free @s, which was never published, or after a grace period. */
+static void subject_free(struct vigil_subject *s)
+{
+	if (s) {
+		free_percpu(s->events);
+		kfree(s);
+	}
+}
+
+static void subject_free_rcu(struct rcu_head *head)
+{
+	subject_free(container_of(head, struct vigil_subject, rcu));
+}
+
+/**
+ * vigil_subject_events - the accesses counted for a subject
+ * @s: the subject
+ *
+ * Return: the sum of its per-CPU counts (0 for a subject that has none:
+ * KUnit's).
+ */
+u64 vigil_subject_events(const struct vigil_subject *s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	if (!s->events)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(s->events, cpu);
+	return sum;
+}
+
 /**
  * vigil_subject_put - drop a reference
  * @s: a subject, or NULL
@@ -160,7 +200,7 @@ void vigil_subject_put(struct vigil_subject *s)
 	spin_unlock_irqrestore(&subject_lock, flags);
 	ida_free(&subject_ida, s->id);
 	kfree(c);
-	kfree_rcu(s, rcu);
+	call_rcu(&s->rcu, subject_free_rcu);
 }
 
 /*
@@ -249,7 +289,7 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 	if (s) {
 		spin_unlock_irq(&subject_lock);
 		ida_free(&subject_ida, id);
-		kfree(new);
+		subject_free(new);
 		kfree(newc);
 		return s;
 	}
@@ -281,7 +321,7 @@ static struct vigil_subject *subject_get(struct subject_id *sid, kuid_t uid,
 out_fold:
 	if (id >= 0)
 		ida_free(&subject_ida, id);
-	kfree(new);
+	subject_free(new);
 	kfree(newc);
 	atomic64_inc(&folded);
 	return overflow_subject;

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/list.h>
+#include <linux/percpu.h>
 #include <linux/refcount.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -44,7 +45,12 @@ struct vigil_subject {
 	u32 hash;
 	u32 id;
 	atomic64_t execs;
-	atomic64_t events;
+	/*
+	 * Accesses counted, per CPU (vigil_subject_events()): a repeat adds
+	 * one without a locked instruction nor a cache line shared with the
+	 * other CPUs that run the same program.
+	 */
+	u64 __percpu *events;
 	atomic64_t first_sightings;
 	atomic64_t would_deny;
 	u32 mntns;	/* 0: initial mount namespace, else its inode number */
@@ -64,9 +70,10 @@ struct vigil_subject {
 	struct vigil_entry *fast[VIGIL_FAST_SLOTS];
 	/*
 	 * Its block in the loaded policy for an access under each uid class
-	 * (enum vigil_uclass; state.c: vigil_policy_block()): the policy's
-	 * generation << 32 | the block's index + 1, or 0 in the low half
-	 * when no block names it; 0: not looked up yet.
+	 * (enum vigil_uclass; state.c: vigil_policy_block()): the block word
+	 * (state.h): the policy's generation << 32, the fast path's mode
+	 * under each global mode, the block's index + 1 (0 when no block
+	 * names it); 0: not looked up yet.
 	 */
 	atomic64_t block[VIGIL_UCLASS_COUNT];
 	u32 len;
@@ -140,6 +147,14 @@ static inline struct vigil_subject *vigil_subject_of(const struct cred *cred)
 {
 	return vigil_cred(cred)->subject;
 }
+
+/* Count an access of @s (vigil_subject.events); never sleeps. */
+static inline void vigil_subject_event(struct vigil_subject *s)
+{
+	this_cpu_inc(*s->events);
+}
+
+u64 vigil_subject_events(const struct vigil_subject *s);
 
 extern unsigned int vigil_max_subjects;
 int __init vigil_subject_hooks_init(void);

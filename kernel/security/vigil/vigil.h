@@ -9,6 +9,7 @@
 #ifndef _SECURITY_VIGIL_VIGIL_H
 #define _SECURITY_VIGIL_VIGIL_H
 
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
 #include <linux/limits.h>
@@ -86,10 +87,10 @@ static inline u32 vigil_uid_key(kuid_t kuid)
 
 static inline enum vigil_uclass vigil_uclass_of(u32 uid_key)
 {
-	if (!uid_key)
-		return VIGIL_UCLASS_ROOT;
-	return uid_key == VIGIL_UID_KEY_USERS ? VIGIL_UCLASS_USER :
-						VIGIL_UCLASS_SYSTEM;
+	/* Without a branch: the fast path's (access.h) every access. */
+	BUILD_BUG_ON(VIGIL_UCLASS_ROOT != 0 || VIGIL_UCLASS_SYSTEM != 1 ||
+		     VIGIL_UCLASS_USER != 2);
+	return (uid_key != 0) + (uid_key == VIGIL_UID_KEY_USERS);
 }
 
 const char *vigil_uclass_name(enum vigil_uclass c);
