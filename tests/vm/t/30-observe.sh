@@ -34,6 +34,12 @@ t_is "no learned records for the observed subject" \
 	"$(vigil_count "verdict=learned .*exe=\"$cat\"")" 0
 line=$(grep -a " would-deny open r .* $cat /etc/passwd [^ ]*\$" "$VIGIL_FS/learned")
 t_is "the table counts both would-be denials" "$(echo "$line" | awk '{print $5}')" 2
+# A would-be denial's repeat is counted by the slow path (the fast paths
+# leave it): the subject's would_deny is the sum of its would-deny tuples'
+# counts, repeats included.
+t_is "the subject's would_deny counts each would-be denial's repeats" \
+	"$(awk -v e="$cat" '$6 == e { s += $4 } END { print s + 0 }' "$VIGIL_FS/subjects")" \
+	"$(awk -v e="$cat" '$2 == "would-deny" && $10 == e { s += $5 } END { print s + 0 }' "$VIGIL_FS/learned")"
 
 # A subject the policy does not name is learned (global mode).
 "$other" -n1 /etc/hostname > /dev/null
