@@ -282,6 +282,8 @@ int rules_subject_build(struct vigil_subject_rules *sr, struct obs *obs,
 			rc = rules_heur_beneath(rules, &n, b);
 		if (!rc)
 			rc = rules_heur_siblings(rules, &n, b);
+		if (!rc)
+			rc = rules_absorb_random(rules, &n);
 		if (rc)
 			goto fail;
 	}

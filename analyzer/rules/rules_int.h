@@ -74,6 +74,7 @@ void rules_rule_free(struct vigil_rule *r);
 /* Sort rules (class, object, glob) and merge those of one class and
  * glob into one: *n less. */
 void rules_sort_merge(struct vigil_rule *rules, size_t *n);
+int rules_absorb_random(struct vigil_rule *rules, size_t *n);
 /* Set every rule's blast note to a copy of note. 0 or -ENOMEM. */
 int rules_set_blast(struct vigil_rule *r, const char *note);
 /*

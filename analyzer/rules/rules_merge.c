@@ -11,6 +11,7 @@
 
 #include "rules.h"
 #include "rules_int.h"
+#include "match.h"
 
 void rules_minmax(int64_t *first, int64_t *last, int64_t f, int64_t l)
 {
@@ -192,5 +193,58 @@ int rules_set_blast(struct vigil_rule *r, const char *note)
 		return -ENOMEM;
 	free(r->blast);
 	r->blast = d;
+	return 0;
+}
+
+/*
+ * A literal file rule that a random-name glob of the same subject already
+ * grants, access and all, is merged into that glob's rule: the one name of
+ * several whose random part happened to draw one case and no digit
+ * (mkdtemp's "tmp_objdir-incoming-ISMSXH" beside "-aksnRE" and four
+ * more: 1 name in 90 does), which the random-name test leaves literal
+ * while its siblings take the glob. Only globs of that heuristic absorb,
+ * and only names they match whose access they hold: the rule grants
+ * nothing more, and one of the next run's names is no longer a literal
+ * of this run's.
+ */
+int rules_absorb_random(struct vigil_rule *rules, size_t *n)
+{
+	struct vigil_glob *g;
+	char why[128];
+	size_t i, j, out;
+	int rc;
+
+	for (i = 0; i < *n; i++) {
+		struct vigil_rule *r = &rules[i];
+
+		if (!r->glob || r->class != VIGIL_CLASS_FILE ||
+		    !r->generalised || !(r->heuristics & VIGIL_HEUR_RANDOM))
+			continue;
+		rc = vigil_glob_compile(r->glob, strlen(r->glob), &g, why,
+					sizeof(why));
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			continue;
+		for (j = 0; j < *n; j++) {
+			struct vigil_rule *l = &rules[j];
+
+			if (j == i || !l->glob || l->generalised ||
+			    l->class != VIGIL_CLASS_FILE ||
+			    (l->access & ~r->access) ||
+			    !vigil_glob_match(g, l->object, strlen(l->object)))
+				continue;
+			rule_merge(r, l);
+		}
+		vigil_glob_free(g);
+	}
+	for (i = 0, out = 0; i < *n; i++) {
+		if (!rules[i].glob)
+			continue;
+		if (out != i)
+			rules[out] = rules[i];
+		out++;
+	}
+	*n = out;
 	return 0;
 }

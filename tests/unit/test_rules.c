@@ -1395,6 +1395,49 @@ static void test_vary_db(void **state)
 }
 
 /*
+ * mkdtemp drew one case and no digit for one of six quarantine folders
+ * ("ISMSXH", 1 name in 90): the random-name glob its five siblings make
+ * takes it too (it held a literal rule beside the glob, and the next
+ * run's folder is another name; CI of 2026-12-08, 93-next-run).
+ */
+static void test_random_absorb(void **state)
+{
+	static const char *const sfx[] = {
+		"ISMSXH", "aksnRE", "Pk0Ils", "NTVNpo", "uzBG2s", "yiPjkS",
+	};
+	struct vigil_ruleset rs;
+	const struct vigil_subject_rules *sr;
+	const struct vigil_rule *r;
+	char name[128];
+	size_t i;
+
+	(void)state;
+	db_new("absorb.db");
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(name, sizeof(name),
+			 "/srv/b.git/objects/tmp_objdir-incoming-%s", sfx[i]);
+		rec("/usr/bin/g", "mkdir", "c", name);
+		rec("/usr/bin/g", "open", "r", name);
+		rec("/usr/bin/g", "rmdir", "d", name);
+	}
+	rec("/usr/bin/g", "open", "r", "/srv/b.git/objects/info/ALTERN");
+	rs = load(false);
+	sr = subj(&rs, "/usr/bin/g");
+	r = must(sr, VIGIL_CLASS_FILE,
+		 "/srv/b.git/objects/tmp_objdir-incoming-*");
+	assert_int_equal(r->distinct, 6);
+	assert_int_equal(r->access, VIGIL_FILE_R | VIGIL_FILE_C | VIGIL_FILE_D);
+	for (i = 0; i < sr->nrules; i++)
+		if (strstr(sr->rules[i].glob, "ISMSXH"))
+			fail_msg("a literal rule: %s", sr->rules[i].glob);
+	/* a literal no random glob matches stays */
+	must(sr, VIGIL_CLASS_FILE, "/srv/b.git/objects/info/ALTERN");
+	check_covers(&rs);
+	vigil_ruleset_free(&rs);
+	db_close();
+}
+
+/*
  * A push's quarantine (git receive-pack, issue 24 §2): each run makes
  * objects/tmp_objdir-incoming-XXXXXX/ with its own fan-out folders, temp
  * and hashed names and a pack/ folder, moves the objects into the store
@@ -1801,6 +1844,7 @@ int main(void)
 		cmocka_unit_test(test_vary_db),
 		cmocka_unit_test(test_vary_calls),
 		cmocka_unit_test(test_store_db),
+		cmocka_unit_test(test_random_absorb),
 		cmocka_unit_test(test_beneath_db),
 		cmocka_unit_test(test_pty_db),
 		cmocka_unit_test(test_tmp_vary),
