@@ -7,7 +7,6 @@
 #define _SECURITY_VIGIL_ACCESS_H
 
 #include <linux/cred.h>
-#include <linux/dcache.h>
 #include <linux/lsm_audit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -88,47 +87,6 @@ struct vigil_file_probe {
 	u8 nsx;
 };
 
-/* The 8 bytes at @p, of any alignment (one load on x86). */
-static __always_inline u64 vigil_load64(const void *p)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/*
- * Is @dname, a dentry's name as read under RCU (a rename may be under way),
- * the @len bytes of @name and its NUL? A name shorter than the dentry's
- * inline buffer is compared a word at a time, its NUL included: that buffer
- * (DNAME_INLINE_LEN bytes) and every external name (longer) hold @len + 1
- * bytes, so no load passes the end of either, whatever name the dentry has
- * now; the last word overlaps the one before. A name the dentry holds now
- * that differs, shorter or longer, differs within those bytes (a tuple's
- * name has no NUL). Longer names are compared by strcmp(), which stops at
- * the dentry's NUL. Under emulation each byte's load costs: a name of 11
- * bytes is 4 loads here, 22 in strcmp().
- */
-static __always_inline bool vigil_name_equal(const unsigned char *dname,
-					     const char *name, unsigned int len)
-{
-	unsigned int n = len + 1, i;
-	u64 diff;
-
-	if (unlikely(len >= DNAME_INLINE_LEN))
-		return !strcmp(dname, name);
-	if (n < sizeof(u64)) {
-		for (i = 0; i < n; i++)
-			if (dname[i] != (unsigned char)name[i])
-				return false;
-		return true;
-	}
-	diff = vigil_load64(dname + n - 8) ^ vigil_load64(name + n - 8);
-	for (i = 0; i + 8 < n; i += 8)
-		diff |= vigil_load64(dname + i) ^ vigil_load64(name + i);
-	return !diff;
-}
-
 /**
  * vigil_file_fast_match - is @e the tuple of the file access @p?
  * @e: the tuple the subject's cache slot holds (under rcu_read_lock())
@@ -158,8 +116,7 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
 	    (e->key.obj_a ^ p->obj_a) | (e->key.obj_b ^ p->obj_b) |
 	    !e->namelen | vigil_entry_denies(e))
 		return false;
-	return vigil_name_equal(p->name, e->obj + e->objlen - e->namelen,
-				e->namelen);
+	return !strcmp(p->name, e->obj + e->objlen - e->namelen);
 }
 
 /*

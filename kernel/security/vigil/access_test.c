@@ -26,22 +26,6 @@
 
 static int mnt_a, mnt_b;	/* two mounts: only their addresses matter */
 
-/*
- * @s as a dentry holds it (what vigil_name_equal() may read): a short name
- * in an inline buffer of DNAME_INLINE_LEN bytes whose bytes after the NUL
- * are an older name's ('x'), a long one in a buffer of its own size.
- */
-static const unsigned char *dname(struct kunit *test, const char *s)
-{
-	size_t len = strlen(s), size = max_t(size_t, len + 1, DNAME_INLINE_LEN);
-	unsigned char *buf = kunit_kmalloc(test, size, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	memset(buf, 'x', size);
-	memcpy(buf, s, len + 1);
-	return buf;
-}
-
 /* A learned tuple of an open of OBJ, stamped 0x11, and its access. */
 static struct vigil_entry *fixture(struct kunit *test,
 				   struct vigil_file_probe *p)
@@ -70,7 +54,7 @@ static struct vigil_entry *fixture(struct kunit *test,
 		.mnt = &mnt_a,
 		.obj_a = 7,
 		.obj_b = 3,
-		.name = dname(test, NAME),
+		.name = NAME,
 		.access = VIGIL_FILE_R,
 		.uid_key = VIGIL_UID_KEY_USERS,
 		.op = VIGIL_OP_OPEN,
@@ -101,7 +85,7 @@ static void file_fast_renamed(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		p.name = dname(test, names[i]);
+		p.name = names[i];
 		KUNIT_EXPECT_FALSE_MSG(test, vigil_file_fast_match(e, &p),
 				       "%s", names[i]);
 	}
@@ -119,83 +103,6 @@ static void file_fast_renamed(struct kunit *test)
 	fixture(test, &p);
 	e->namelen = 0;
 	KUNIT_EXPECT_FALSE(test, vigil_file_fast_match(e, &p));
-}
-
-/* A tuple of the open of /d/@name, and its probe. */
-static struct vigil_entry *named(struct kunit *test, const char *name,
-				 struct vigil_file_probe *p)
-{
-	size_t nlen = strlen(name), len = 3 + nlen;
-	struct vigil_entry *e;
-
-	e = kunit_kzalloc(test, struct_size(e, obj, len + 1), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	fixture(test, p);
-	e->key = (struct vigil_key){ .fast = p->fast, .op = p->op,
-				     .access = p->access, .mnt = p->mnt,
-				     .obj_a = p->obj_a, .obj_b = p->obj_b,
-				     .uid_key = p->uid_key };
-	e->stamp = p->stamp;
-	e->verdict = VIGIL_VERDICT_LEARN;
-	e->objlen = len;
-	e->namelen = nlen;
-	memcpy(e->obj, "/d/", 3);
-	memcpy(e->obj + 3, name, nlen + 1);
-	return e;
-}
-
-/*
- * Names of every length around the word compare's (7, 8, 9, 15, 16 and
- * 17 bytes with the NUL) and past the dentry's inline buffer (strcmp()):
- * the same name matches; one byte changed at its start, its end, or a
- * name one byte shorter or longer (the older name's bytes after the NUL,
- * as a rename in place leaves them) does not.
- */
-static void file_fast_name_lengths(struct kunit *test)
-{
-	static const unsigned int lens[] = {
-		1, 6, 7, 8, 14, 15, 16, DNAME_INLINE_LEN - 2,
-		DNAME_INLINE_LEN - 1, DNAME_INLINE_LEN, DNAME_INLINE_LEN + 9,
-	};
-	char name[DNAME_INLINE_LEN + 16], other[DNAME_INLINE_LEN + 16];
-	struct vigil_file_probe p;
-	struct vigil_entry *e;
-	unsigned int i, n;
-
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		n = lens[i];
-		memset(name, 'a', n);
-		name[n] = '\0';
-		name[n / 2] = 'm';
-		e = named(test, name, &p);
-		p.name = dname(test, name);
-		KUNIT_EXPECT_TRUE_MSG(test, vigil_file_fast_match(e, &p),
-				      "same name, %u bytes", n);
-		strscpy(other, name, sizeof(other));
-		other[0] = 'b';
-		p.name = dname(test, other);
-		KUNIT_EXPECT_FALSE_MSG(test, vigil_file_fast_match(e, &p),
-				       "first byte, %u", n);
-		strscpy(other, name, sizeof(other));
-		other[n - 1] = 'b';
-		p.name = dname(test, other);
-		KUNIT_EXPECT_FALSE_MSG(test, vigil_file_fast_match(e, &p),
-				       "last byte, %u", n);
-		/* One shorter: the old last byte still after the NUL. */
-		strscpy(other, name, sizeof(other));
-		other[n - 1] = '\0';
-		p.name = dname(test, other);
-		if (n < DNAME_INLINE_LEN)	/* in the inline buffer */
-			((unsigned char *)p.name)[n] = 'a';
-		KUNIT_EXPECT_FALSE_MSG(test, vigil_file_fast_match(e, &p),
-				       "one shorter, %u", n);
-		strscpy(other, name, sizeof(other));
-		other[n] = 'a';
-		other[n + 1] = '\0';
-		p.name = dname(test, other);
-		KUNIT_EXPECT_FALSE_MSG(test, vigil_file_fast_match(e, &p),
-				       "one longer, %u", n);
-	}
 }
 
 /* A folder moved or a mount changed since the tuple was stamped. */
@@ -429,7 +336,6 @@ static void fast_mode_uclass(struct kunit *test)
 static struct kunit_case vigil_access_test_cases[] = {
 	KUNIT_CASE(file_fast_hit),
 	KUNIT_CASE(file_fast_renamed),
-	KUNIT_CASE(file_fast_name_lengths),
 	KUNIT_CASE(file_fast_moved),
 	KUNIT_CASE(file_fast_other_mount),
 	KUNIT_CASE(file_fast_evicted),
