@@ -392,6 +392,11 @@ static enum vigil_mode subject_mode(struct vigil_subject *subj, u32 uid_key,
 	return mode;
 }
 
+void vigil_account_repeat(struct vigil_subject *subj, int verdict)
+{
+	account_repeat(subj, verdict);
+}
+
 /*
  * Let the fast path find @e, the tuple of @key, found or inserted under
  * rcu_read_lock(). A file's is stamped first (the walk that found its
@@ -441,6 +446,7 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	const struct dentry *d = path->dentry;
 	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
 	u64 fast, stamp;
 
@@ -451,9 +457,16 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 	if (unlikely(!subj))
 		return in_task();
 	rcu_read_lock();
-	/* Hooks in task context only, as vigil_observe_fast(). */
-	if (!vigil_fast_begin(subj, op, uid_key, &gen, &hit))
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
+	/* Hooks in task context only, as vigil_observe_fast(). */
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
 	if (d == path->mnt->mnt_root)
 		goto out;
 	fast = file_fast_key(d, path->mnt, op, access);
@@ -487,7 +500,10 @@ bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 		if (!vigil_file_fast_match(e, &p))
 			goto out;
 	}
-	vigil_fast_hit(subj, op, e);
+	this_cpu_inc(vigil_stats.hook[op]);
+	vigil_subject_event(subj);
+	vigil_entry_touch(e);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();

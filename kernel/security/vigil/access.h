@@ -69,6 +69,7 @@ struct vigil_access {
 
 /* access.c: the one entry point of every hook. */
 void vigil_observe(const struct cred *cred, struct vigil_access *acc);
+void vigil_account_repeat(struct vigil_subject *subj, int verdict);
 bool vigil_observe_file(const struct cred *cred, enum vigil_op op,
 			u64 access, const struct path *path);
 
@@ -98,8 +99,7 @@ struct vigil_file_probe {
  * namespace and uid key, not evicted, and stamped at @p's stamp: no folder
  * moved and no mount changed since its moved number was last found right,
  * so the walk would find it again. A tuple whose path does not end with
- * its name (namelen 0) is never matched: its name cannot be compared; nor
- * is a would-be denial's, which vigil_observe() counts (vigil_fast_hit()).
+ * its name (namelen 0) is never matched: its name cannot be compared.
  */
 static inline bool vigil_file_fast_match(const struct vigil_entry *e,
 					 const struct vigil_file_probe *p)
@@ -114,7 +114,7 @@ static inline bool vigil_file_fast_match(const struct vigil_entry *e,
 	    READ_ONCE(e->dead) | (READ_ONCE(e->stamp) ^ p->stamp) |
 	    ((unsigned long)e->key.mnt ^ (unsigned long)p->mnt) |
 	    (e->key.obj_a ^ p->obj_a) | (e->key.obj_b ^ p->obj_b) |
-	    !e->namelen | vigil_entry_denies(e))
+	    !e->namelen)
 		return false;
 	return !strcmp(p->name, e->obj + e->objlen - e->namelen);
 }
@@ -134,51 +134,19 @@ static __always_inline void vigil_count_unnamed(struct vigil_subject *subj,
 
 /*
  * Count a repeat of a tuple of @verdict as vigil_observe() does: learned,
- * suppressed; allowed, allowed. A would-be denial's repeat is never
- * counted here: the fast paths leave it to vigil_observe() (it is also the
- * subject's, and rare), so they call nothing.
+ * suppressed; allowed, allowed; a would-be denial out of line (it is also
+ * the subject's).
  */
-static __always_inline void vigil_count_repeat(u8 verdict)
+static __always_inline void vigil_count_repeat(struct vigil_subject *subj,
+					       u8 verdict)
 {
+	if (unlikely(verdict == VIGIL_VERDICT_DENY)) {
+		vigil_account_repeat(subj, verdict);
+		return;
+	}
 	this_cpu_inc(vigil_stats.stat[verdict == VIGIL_VERDICT_ALLOW ?
 				      VIGIL_STAT_ALLOWED :
 				      VIGIL_STAT_SUPPRESSED]);
-}
-
-/*
- * The first step of both fast paths, under rcu_read_lock(): the repeat's
- * mode and generation (vigil_fast_mode_of()). Return: true when the caller
- * looks for its tuple (in observe mode under generation *@gen); false when
- * it is done: vigil off for the subject, or a subject judged with no block
- * of its own, counted here (*@hit set).
- */
-static __always_inline bool vigil_fast_begin(struct vigil_subject *subj,
-					     enum vigil_op op, u32 uid_key,
-					     u32 *gen, bool *hit)
-{
-	unsigned int mode;
-
-	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
-				  uid_key, vigil_mode_get(), gen);
-	if (unlikely(mode == VIGIL_MODE_OFF))
-		return false;
-	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
-		vigil_count_unnamed(subj, op);
-		*hit = true;
-		return false;
-	}
-	return true;
-}
-
-/* The last step of both fast paths: @e, found again, counted. */
-static __always_inline void vigil_fast_hit(struct vigil_subject *subj,
-					   enum vigil_op op,
-					   struct vigil_entry *e)
-{
-	this_cpu_inc(vigil_stats.hook[op]);
-	vigil_subject_event(subj);
-	vigil_entry_touch(e);
-	vigil_count_repeat(e->verdict);
 }
 
 /**
@@ -209,6 +177,7 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	struct vigil_subject *subj = vigil_subject_of(cred);
 	u32 gen, uid_key = vigil_uid_key(cred->uid);
 	struct vigil_entry *e;
+	unsigned int mode;
 	bool hit = false;
 
 	if (unlikely(!subj))
@@ -216,18 +185,27 @@ static __always_inline bool vigil_observe_fast(const struct cred *cred,
 	if (!fast)
 		return false;
 	rcu_read_lock();
-	if (!vigil_fast_begin(subj, op, uid_key, &gen, &hit))
+	mode = vigil_fast_mode_of(rcu_dereference(vigil_policy_current), subj,
+				  uid_key, vigil_mode_get(), &gen);
+	if (unlikely(mode == VIGIL_MODE_OFF))
 		goto out;
+	if (unlikely(mode == VIGIL_FAST_UNNAMED)) {
+		vigil_count_unnamed(subj, op);
+		hit = true;
+		goto out;
+	}
 	e = READ_ONCE(*vigil_fast_slot(subj, fast));
 	if (!e)
 		goto out;
 	/* One test, no branch each: the cached tuple is this access's. */
 	if ((e->key.fast ^ fast) | (e->key.op ^ op) | (e->key.access ^ access) |
 	    (e->key.gen ^ gen) | (e->key.nsx ^ !vigil_mntns_initial()) |
-	    (e->key.uid_key ^ uid_key) | READ_ONCE(e->dead) |
-	    vigil_entry_denies(e))
+	    (e->key.uid_key ^ uid_key) | READ_ONCE(e->dead))
 		goto out;
-	vigil_fast_hit(subj, op, e);
+	this_cpu_inc(vigil_stats.hook[op]);
+	vigil_subject_event(subj);
+	vigil_entry_touch(e);
+	vigil_count_repeat(subj, e->verdict);
 	hit = true;
 out:
 	rcu_read_unlock();

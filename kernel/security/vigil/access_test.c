@@ -209,20 +209,8 @@ static void expect_fast(struct kunit *test, struct vigil_loaded_policy *lp,
 			enum vigil_mode global, unsigned int want,
 			u32 want_gen)
 {
-	enum vigil_uclass uclass = vigil_uclass_of(uid);
 	u32 gen;
 
-	/*
-	 * A word of another generation (the first access after a load):
-	 * the slow path (VIGIL_MODE_OFF), whose lookup caches the word.
-	 */
-	if (lp && atomic64_read(&s->block[uclass]) >> 32 != lp->gen) {
-		KUNIT_EXPECT_EQ_MSG(test, fast_mode(lp, s, uid, global, &gen),
-				    VIGIL_MODE_OFF,
-				    "stale word: uid key %u, global %d", uid,
-				    global);
-		vigil_policy_block(lp, s, uclass);
-	}
 	KUNIT_EXPECT_EQ_MSG(test, fast_mode(lp, s, uid, global, &gen), want,
 			    "uid key %u, global %d", uid, global);
 	KUNIT_EXPECT_EQ_MSG(test, gen, want_gen, "uid key %u, global %d",

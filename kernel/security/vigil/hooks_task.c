@@ -13,12 +13,8 @@
 #include "subject.h"
 #include "vigil.h"
 
-/*
- * A capability check the fast path did not count: a first sighting.
- * Return: 0, the hook's, so that the hook ends with a jump here and saves
- * no register on its fast path.
- */
-static noinline int capable_event(const struct cred *cred, int cap, u64 fast)
+/* A capability check the fast path did not count: a first sighting. */
+static noinline void capable_event(const struct cred *cred, int cap, u64 fast)
 {
 	struct vigil_access acc = {
 		.op = VIGIL_OP_CAPABLE,
@@ -33,7 +29,6 @@ static noinline int capable_event(const struct cred *cred, int cap, u64 fast)
 		acc.target = "?";
 	acc.target_len = strlen(acc.target);
 	vigil_observe(cred, &acc);
-	return 0;
 }
 
 static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
@@ -50,11 +45,13 @@ static int vigil_capable(const struct cred *cred, struct user_namespace *ns,
 	 * record, so its subject and uid must be too.
 	 */
 	fast = VIGIL_FAST_CAP | (u32)cap;
-	if (unlikely(!in_task()))
-		return capable_event(cred, cap, fast);	/* counted as skipped */
+	if (unlikely(!in_task())) {
+		capable_event(cred, cap, fast);	/* counted as skipped */
+		return 0;
+	}
 	c = current_real_cred();
 	if (!vigil_observe_fast(c, VIGIL_OP_CAPABLE, VIGIL_CAP_USE, fast))
-		return capable_event(c, cap, fast);
+		capable_event(c, cap, fast);
 	return 0;
 }
 

@@ -117,6 +117,27 @@ vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 	return ps;
 }
 
+/**
+ * vigil_policy_block_word - a subject's block word, looked up
+ * @lp: the loaded policy, under rcu_read_lock()
+ * @subj: the subject
+ * @uclass: the uid class of the access
+ *
+ * The fast path's miss (vigil_fast_mode_of()): the block word of @subj
+ * for @uclass in @lp, computed and cached as vigil_policy_block() does.
+ * Never sleeps.
+ *
+ * Return: the block word (state.h), of @lp's generation.
+ */
+u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
+			    struct vigil_subject *subj,
+			    enum vigil_uclass uclass)
+{
+	const struct vigil_policy_subject *ps;
+
+	return policy_block(lp, subj, uclass, &ps);
+}
+
 /* Hooks run while the global mode or any subject's mode is not off. */
 void vigil_active_update(void)
 {

@@ -25,6 +25,9 @@ extern struct mutex vigil_state_lock;
 const struct vigil_policy_subject *
 vigil_policy_block(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 		   enum vigil_uclass uclass);
+u64 vigil_policy_block_word(struct vigil_loaded_policy *lp,
+			    struct vigil_subject *subj,
+			    enum vigil_uclass uclass);
 
 /*
  * A subject's block word (vigil_subject.block[], one per uid class): the
@@ -77,15 +80,14 @@ static inline unsigned int vigil_block_fast_mode(u64 word,
  *	observe mode, else to 0
  *
  * With no policy, the global mode. With one, the subject's block word for
- * the uid class: a load and a compare of its generation with @lp's; when
- * they differ (the first access after a load), VIGIL_MODE_OFF: the caller
- * takes the slow path, vigil_observe(), which looks the block up and
- * caches its word for the next repeat. Without a branch on whether a
+ * the uid class: a load and a compare of its generation with @lp's, the
+ * policy looked up out of line (vigil_policy_block_word()) only when they
+ * differ (the first access after a load). Without a branch on whether a
  * policy is loaded (under emulation each branch taken costs): with none,
  * the word is VIGIL_BLOCK_WORD_NO_POLICY, of vigil_no_policy's generation.
  *
- * Return: the mode (VIGIL_MODE_OFF: the fast path counts nothing, also
- * for a word of another generation), or VIGIL_FAST_UNNAMED.
+ * Return: the mode (VIGIL_MODE_OFF: the fast path counts nothing), or
+ * VIGIL_FAST_UNNAMED.
  */
 static __always_inline unsigned int
 vigil_fast_mode_of(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
@@ -99,23 +101,13 @@ vigil_fast_mode_of(struct vigil_loaded_policy *lp, struct vigil_subject *subj,
 
 	word = (atomic64_read(&subj->block[uclass]) & loaded) |
 	       (VIGIL_BLOCK_WORD_NO_POLICY & ~loaded);
-	/*
-	 * A word of another generation (the first access after a load):
-	 * the slow path, which caches the new one (vigil_policy_block()).
-	 * No call here: the fast paths call nothing, so they save no
-	 * register (each push and pop is a memory access, costly under
-	 * emulation).
-	 */
-	if (unlikely(word >> 32 != p->gen)) {
-		*ret_gen = 0;
-		return VIGIL_MODE_OFF;
-	}
+	if (unlikely(word >> 32 != p->gen))
+		word = vigil_policy_block_word(lp, subj, uclass);
 	mode = vigil_block_fast_mode(word, global);
 	/* The generation in observe mode, else 0; no branch either. */
 	*ret_gen = (word >> 32) & -(u32)(mode == VIGIL_MODE_OBSERVE);
 	return mode;
 }
-
 int vigil_policy_replace(const char *text, size_t len, char *err,
 			 size_t errsize);
 void vigil_active_update(void);

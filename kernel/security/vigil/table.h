@@ -212,12 +212,6 @@ static inline struct vigil_entry *vigil_fast_lookup(struct vigil_subject *s,
 	return e;
 }
 
-/* Is @e a would-be denial's tuple? (Its repeats are the slow path's.) */
-static inline bool vigil_entry_denies(const struct vigil_entry *e)
-{
-	return e->verdict == VIGIL_VERDICT_DENY;
-}
-
 /* Count a repeat of @e: one atomic add and a store of jiffies. */
 static inline void vigil_entry_touch(struct vigil_entry *e)
 {
